@@ -1,0 +1,55 @@
+import { basename } from 'node:path';
+import { resolveEngineSettings } from '../shared/engineSettings';
+import { openSqliteArchive } from '../adapters/sqliteArchiveStore';
+import { readSessionFile } from '../adapters/sessionFileReader';
+import { createTiktokenTokenizer } from '../adapters/tiktokenTokenizer';
+import { JsonlWriter } from '../adapters/jsonlWriter';
+import { makeTempDir } from '../adapters/tempFiles';
+import { stderrLogger } from '../adapters/streamLogger';
+import { replaySession } from './replaySession';
+import { addToTotals, emptyTotals, tableHeader, tableRow, totalsLine } from './replayTable';
+import type { ReplayTotals } from './replayTable';
+
+export interface ReplayArgs {
+  session: string;
+  dump?: string;
+  window?: number;
+  budget?: number;
+  archive?: string;
+  quiet?: boolean;
+}
+
+/**
+ * `strata replay`: runs a recorded session through the engine, prints the per-exchange table
+ * and totals, and with --dump writes the contract lines (see README, "The replay contract").
+ */
+export async function runReplay(args: ReplayArgs, out: (line: string) => void): Promise<ReplayTotals> {
+  const session = readSessionFile(args.session);
+  const settings = resolveEngineSettings({
+    ...(args.window !== undefined ? { contextWindow: args.window } : {}),
+    ...(args.budget !== undefined ? { promptBudgetTokens: args.budget } : {}),
+  });
+  const temp = args.archive ? undefined : makeTempDir('strata-replay-');
+  const archive = openSqliteArchive(args.archive ?? `${temp!.dir}/archive.sqlite`);
+  const dump = args.dump ? new JsonlWriter(args.dump) : undefined;
+  const logger = stderrLogger();
+  const totals = emptyTotals();
+  try {
+    if (!args.quiet) out(tableHeader());
+    const result = await replaySession(session, basename(args.session), settings, { tokenizer: createTiktokenTokenizer(), archive, logger }, (turn) => {
+      for (const call of turn.assembled.condenseCalls) {
+        dump?.write({ turn: turn.turn, kind: 'condense', request: call.request, outputTokens: call.outputTokens });
+      }
+      dump?.write({ turn: turn.turn, kind: 'main', request: turn.assembled.request, housekeepingTokens: turn.assembled.housekeepingTokens });
+      addToTotals(totals, turn);
+      if (!args.quiet) out(tableRow(turn));
+    });
+    for (const problem of result.problems) logger.warn(problem);
+    out(totalsLine(totals));
+    return totals;
+  } finally {
+    dump?.close();
+    archive.close();
+    temp?.remove();
+  }
+}

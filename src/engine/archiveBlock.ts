@@ -1,0 +1,93 @@
+import type { Tokenizer } from './ports';
+
+/** What L2 keeps of every exchange: its header line and enough to describe it inside a range. */
+export interface HeaderRecord {
+  seq: number;
+  line: string;
+  tools: string[];
+  files: string[];
+}
+
+/** Range sizes tried, smallest first, when headers outnumber `maxHeaders`. */
+const RANGE_SIZES = [25, 100, 400, 1_600, 6_400, 25_600, 102_400];
+
+/**
+ * L2 lines for exchanges 1..records.length: one header each while they fit `maxHeaders`,
+ * else the oldest folded into ranges aligned to multiples of the range size, so a range
+ * line, once written, stays byte-identical at later re-layering steps.
+ */
+export class HeaderLines {
+  private readonly rangeCache = new Map<string, string>();
+
+  render(records: readonly HeaderRecord[], maxHeaders: number): string[] {
+    const n = records.length;
+    if (n <= maxHeaders) return records.map((r) => r.line);
+    const keepIndividual = Math.floor(maxHeaders / 2);
+    for (const size of RANGE_SIZES) {
+      const ranges = Math.floor(Math.max(0, n - keepIndividual) / size);
+      const lines = ranges + (n - ranges * size);
+      if (lines <= maxHeaders || size === RANGE_SIZES[RANGE_SIZES.length - 1]) {
+        const out: string[] = [];
+        for (let r = 0; r < ranges; r++) out.push(this.rangeLine(records, r * size, size));
+        for (let i = ranges * size; i < n; i++) out.push(records[i]!.line);
+        return out;
+      }
+    }
+    return [];
+  }
+
+  private rangeLine(records: readonly HeaderRecord[], start: number, size: number): string {
+    const key = `${start}:${size}`;
+    const cached = this.rangeCache.get(key);
+    if (cached) return cached;
+    const tools = new Map<string, number>();
+    const files = new Map<string, number>();
+    for (let i = start; i < start + size; i++) {
+      const r = records[i]!;
+      for (const t of r.tools) tools.set(t, (tools.get(t) ?? 0) + 1);
+      for (const f of r.files) files.set(f, (files.get(f) ?? 0) + 1);
+    }
+    const top = (m: Map<string, number>, k: number) =>
+      [...m.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, k);
+    const toolText = top(tools, 3).map(([t, c]) => `${t}×${c}`).join(' ');
+    const fileText = top(files, 2).map(([f]) => basename(f)).join(' ');
+    const line = `e${records[start]!.seq}-e${records[start + size - 1]!.seq} (${size}): ${toolText}${fileText ? `; ${fileText}` : ''}`;
+    this.rangeCache.set(key, line);
+    return line;
+  }
+}
+
+function basename(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i >= 0 ? path.slice(i + 1) : path;
+}
+
+/** The pieces of <strata_context>, each already within its layer budget. */
+export interface ArchiveBlockParts {
+  index: string;
+  headers: string[];
+  summaries: string[];
+  condensed?: { throughSeq: number; text: string };
+}
+
+/** The text of the <strata_context> block; stable for the same parts. */
+export function renderArchiveBlock(parts: ArchiveBlockParts): string {
+  const sections = ['<strata_context>'];
+  if (parts.condensed) {
+    sections.push(`## Condensed summary of e1-e${parts.condensed.throughSeq}`, parts.condensed.text);
+  }
+  if (parts.headers.length) sections.push('## Earlier exchanges (L2 headers)', ...parts.headers);
+  if (parts.summaries.length) sections.push('## Recent summaries (L3)', ...parts.summaries);
+  if (parts.index) sections.push('## Reference index (L4)', parts.index);
+  sections.push('</strata_context>');
+  return sections.join('\n');
+}
+
+/** Token count of the block text of each layer, for the usage breakdown. */
+export function archiveLayerTokens(parts: ArchiveBlockParts, tokenizer: Tokenizer): { L2: number; L3: number; L4: number } {
+  return {
+    L2: parts.headers.length ? tokenizer.count(parts.headers.join('\n')) : 0,
+    L3: (parts.summaries.length ? tokenizer.count(parts.summaries.join('\n')) : 0) + (parts.condensed ? tokenizer.count(parts.condensed.text) : 0),
+    L4: parts.index ? tokenizer.count(parts.index) : 0,
+  };
+}

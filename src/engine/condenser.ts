@@ -1,0 +1,83 @@
+import type { MessagesRequest } from '../shared/messages';
+import { blockText } from './blockTokens';
+import type { EngineState } from './engineState';
+import type { Summarizer } from './ports';
+import { DEFAULT_CONDENSE_PROMPT } from './protocolText';
+import { rebuildArchive } from './relayer';
+
+/** A condense call as it went out, for the replay dump and the cost ledger. */
+export interface CondenseCall {
+  request: MessagesRequest;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export type CondenseOutcome =
+  | { ok: true; call: CondenseCall; throughSeq: number }
+  | { ok: false; call?: CondenseCall; error: string };
+
+/** Exchanges kept in full after a condense (Roo/Kilo keep the last 3 messages; we keep whole exchanges). */
+const KEEP_AFTER_CONDENSE = 2;
+
+/**
+ * Condenses <strata_context> and all of working memory but the last exchanges into one summary
+ * through the Summarizer port. The result replaces L3 (headers stay); it must be smaller than
+ * what it replaces or it is discarded. Condensed exchanges stay in the archive, tagged.
+ */
+export async function condense(state: EngineState, summarizer: Summarizer, signal?: AbortSignal): Promise<CondenseOutcome> {
+  const count = (s: string) => state.tokenizer.count(s);
+  const keep = Math.min(KEEP_AFTER_CONDENSE, state.tail.length);
+  const leaving = state.tail.slice(0, state.tail.length - keep);
+  if (leaving.length === 0 && !state.archiveText) return { ok: false, error: 'Nothing to condense yet: the conversation is all in working memory.' };
+  const parts: string[] = [];
+  if (state.condensed) parts.push(`Earlier summary (e1-e${state.condensed.throughSeq}):\n${state.condensed.text}`);
+  for (const seq of [...state.summaries.keys()].sort((a, b) => a - b)) {
+    if (seq <= state.foldedThrough && (!state.condensed || seq > state.condensed.throughSeq)) parts.push(state.summaries.get(seq)!);
+  }
+  for (const ex of leaving) {
+    const text = [...ex.input, ...(ex.output ?? [])].map(blockText).join('\n');
+    parts.push(`e${ex.seq}:\n${text}`);
+  }
+  const text = parts.join('\n\n');
+  const replacedTokens = count(text);
+  const maxOutputTokens = Math.max(200, Math.min(4_000, Math.floor(replacedTokens / 4)));
+  const prompt = state.settings.condensePrompt ?? DEFAULT_CONDENSE_PROMPT;
+  const request: MessagesRequest = {
+    system: [{ type: 'text', text: prompt }],
+    messages: [{ role: 'user', content: [{ type: 'text', text: `${text}\n\nWrite the summary in at most ${maxOutputTokens} tokens.` }] }],
+    tools: [],
+  };
+  let result;
+  try {
+    result = await summarizer.summarize({ request, maxOutputTokens }, signal);
+  } catch (error) {
+    return { ok: false, error: `Condensing failed: ${error instanceof Error ? error.message : String(error)}. The conversation was kept as it was.` };
+  }
+  const call: CondenseCall = { request, inputTokens: result.inputTokens, outputTokens: result.outputTokens };
+  if (count(result.text) >= replacedTokens) {
+    return { ok: false, call, error: `Condensing produced ${count(result.text)} tokens from ${replacedTokens}; the summary was discarded and the conversation kept as it was.` };
+  }
+  const throughSeq = leaving.length > 0 ? leaving[leaving.length - 1]!.seq : state.foldedThrough;
+  state.condensed = { throughSeq, text: result.text.trim() };
+  state.tail = state.tail.slice(leaving.length);
+  state.foldedThrough = Math.max(state.foldedThrough, throughSeq);
+  state.mode = 'layered';
+  rebuildArchive(state);
+  return { ok: true, call, throughSeq };
+}
+
+/**
+ * Sliding-window fallback: drops the older half of working memory (whole exchanges, so an
+ * even number of messages) from the prompt; the task stays first, headers stay, the archive
+ * keeps everything. Returns how many exchanges left the prompt.
+ */
+export function slideWindow(state: EngineState): number {
+  const drop = Math.max(1, Math.floor(state.tail.length / 2));
+  if (state.tail.length === 0) return 0;
+  const dropped = state.tail.slice(0, drop);
+  state.tail = state.tail.slice(drop);
+  state.foldedThrough = dropped[dropped.length - 1]!.seq;
+  state.mode = 'layered';
+  rebuildArchive(state);
+  return dropped.length;
+}

@@ -1,0 +1,276 @@
+import type { EngineSettings } from '../shared/engineSettings';
+import type { ContentBlock, Message, MessagesRequest, TextBlock, ToolDefinition } from '../shared/messages';
+import { parseProtocolBlocks } from '../shared/protocolSchema';
+import type { Housekeeping } from '../shared/protocolSchema';
+import { requestTokens } from './blockTokens';
+import type { CondenseCall } from './condenser';
+import { condense, slideWindow } from './condenser';
+import { callCost } from './engineEvents';
+import type { EngineEvent } from './engineEvents';
+import { effectiveBudget, newEngineState } from './engineState';
+import type { EngineState, Pressure } from './engineState';
+import type { Exchange } from './exchange';
+import { ExchangeRecorder } from './exchangeRecorder';
+import type { LiveExchange } from './liveExchange';
+import { renderInput, renderOutput, sumTokens } from './liveExchange';
+import { emptyNarrative, renderNarrative } from './narrative';
+import type { ArchiveStore, Clock, Logger, RetrievalFormat, Summarizer, Tokenizer } from './ports';
+import { StrataError } from './ports';
+import { PROTOCOL_INSTRUCTIONS } from './protocolText';
+import { morePressure, relayer } from './relayer';
+import { layerUsage, layoutRequest } from './requestLayout';
+import type { TurnNotes } from './requestLayout';
+import { retrieveExchanges } from './retrieval';
+import { trimToTokens } from './text/trimToBudget';
+import type { ToolCall } from './toolOutput';
+import { toolCallsOf } from './toolOutput';
+import type { Usage } from './usage';
+import { computeUsage } from './usage';
+
+export interface ContextEngineOptions {
+  sessionId: string;
+  settings: EngineSettings;
+  tokenizer: Tokenizer;
+  archive: ArchiveStore;
+  summarizer: Summarizer;
+  clock: Clock;
+  logger: Logger;
+  /** The agent's own system text (tools, environment, guardrails); the protocol is appended. */
+  systemPrompt: string;
+  tools?: ToolDefinition[];
+}
+
+/** One assembled turn: the request body and what it took to make it. */
+export interface AssembledTurn {
+  turn: number;
+  request: MessagesRequest;
+  tokens: number;
+  budget: number;
+  usage: Usage;
+  mode: 'full' | 'layered';
+  /** Exchange ids the request asks the model to summarise (housekeeping); empty on most turns. */
+  housekeepingDue: number[];
+  /** Tokens the model would write for that housekeeping (0 when none is asked). */
+  housekeepingTokens: number;
+  condenseCalls: CondenseCall[];
+  events: EngineEvent[];
+}
+
+/**
+ * The layered context engine for one session. Drive it with beginExchange (the user's words or
+ * tool results), assemble (the request to send), completeExchange (the model's answer).
+ */
+export class ContextEngine {
+  private readonly state: EngineState;
+  private readonly recorder: ExchangeRecorder;
+  private lastCalls = new Map<string, ToolCall>();
+  private pendingOriginal?: Message;
+  private pendingRetrieval?: string;
+  private nextSeq: number;
+
+  constructor(private readonly options: ContextEngineOptions) {
+    const system: TextBlock[] = [{ type: 'text', text: `${options.systemPrompt}\n\n${PROTOCOL_INSTRUCTIONS}` }];
+    this.state = newEngineState(options.settings, options.tokenizer, system, options.tools ?? [], emptyNarrative(''));
+    this.recorder = new ExchangeRecorder(options, this.state);
+    this.nextSeq = options.archive.lastSeq(options.sessionId) + 1;
+    if (effectiveBudget(options.settings) < 2_000) {
+      throw new StrataError(
+        `The prompt budget (${effectiveBudget(options.settings)} tokens) is too small: the window minus the output reserve must leave at least 2000 tokens. Raise strata.contextWindow or lower strata.reservedOutputTokens.`,
+        'budget_too_small',
+      );
+    }
+  }
+
+  get settings(): EngineSettings {
+    return this.state.settings;
+  }
+
+  /** Starts the next exchange with its input: the user's message or the previous answer's tool results. */
+  beginExchange(input: Message): void {
+    if (this.state.pending) throw new StrataError('An exchange is already waiting for its answer; complete it before starting another.', 'exchange_open');
+    if (input.role !== 'user') throw new StrataError(`An exchange starts with a user message, got '${input.role}'.`, 'bad_input');
+    const content: ContentBlock[] = this.pendingRetrieval ? [...input.content, { type: 'text', text: this.pendingRetrieval }] : input.content;
+    this.pendingRetrieval = undefined;
+    const message: Message = { role: 'user', content };
+    const s = this.state.settings;
+    const rendered = renderInput(message, this.lastCalls, s);
+    const count = (t: string) => this.state.tokenizer.count(t);
+    let blocks = rendered.blocks;
+    if (!this.state.task) {
+      blocks = capTask(blocks, Math.floor(effectiveBudget(s) / 4), count);
+      this.state.task = blocks;
+      this.state.narrative = emptyNarrative(trimToTokens(firstText(blocks), 60, count));
+    }
+    this.state.pending = {
+      seq: this.nextSeq,
+      createdAt: this.options.clock.now(),
+      input: blocks,
+      calls: this.lastCalls,
+      originals: rendered.originals,
+      inputTokens: sumTokens(blocks, count),
+      outputTokens: 0,
+    };
+    this.pendingOriginal = message;
+  }
+
+  /** The request for the pending exchange: within budget, deterministic for the same history. */
+  async assemble(signal?: AbortSignal): Promise<AssembledTurn> {
+    const state = this.state;
+    const pending = state.pending;
+    if (!pending) throw new StrataError('Nothing to assemble: call beginExchange with the next input first.', 'no_pending');
+    const s = state.settings;
+    const budget = effectiveBudget(s);
+    const events: EngineEvent[] = [];
+    const condenseCalls: CondenseCall[] = [];
+    const turn = pending.seq;
+    const relayerNow = (pressure: Pressure) => {
+      state.pressure = pressure;
+      const masked = relayer(state, keepFor(pressure, s));
+      events.push({ type: 'relayer', turn, foldedThrough: state.foldedThrough, pressure, masked });
+    };
+
+    if (state.mode === 'layered' && state.tail.length > s.workingMemoryMax) relayerNow(0);
+    let built = this.build();
+    if (state.mode === 'full' && built.tokens > budget) {
+      relayerNow(0);
+      built = this.build();
+    }
+    const condenseAt = Math.floor((s.autoCondensePercent / 100) * (s.contextWindow - s.reservedOutputTokens));
+    if (built.tokens > condenseAt) {
+      built = await this.condenseOrSlide(turn, built.tokens, events, condenseCalls, signal);
+    }
+    while (built.tokens > budget) {
+      if (state.mode === 'layered' && state.tail.length > keepFor(state.pressure, s)) {
+        relayerNow(state.pressure);
+      } else {
+        const next = morePressure(state.pressure);
+        if (next === undefined) break;
+        relayerNow(next);
+      }
+      built = this.build();
+    }
+    if (built.tokens > budget) built = this.shrinkPending(budget);
+    if (built.tokens > budget) {
+      throw new StrataError(
+        `Turn e${turn} cannot fit the prompt budget (${budget} tokens) even with every layer at its minimum (${built.tokens} tokens). Raise strata.promptBudgetTokens.`,
+        'budget_too_small',
+      );
+    }
+    const due = this.housekeepingDue();
+    const housekeepingTokens = due.length > 0 ? this.recorder.housekeepingTokens(due, this.state.narrative) : 0;
+    const usage = computeUsage(built.tokens, s.contextWindow, s.reservedOutputTokens, layerUsage(state, built.request, built.notes, budget));
+    return { turn, request: built.request, tokens: built.tokens, budget, usage, mode: state.mode, housekeepingDue: due, housekeepingTokens, condenseCalls, events };
+  }
+
+  /** Closes the pending exchange with the model's answer; archives it and updates every layer. */
+  completeExchange(output: Message): { problems: string[] } {
+    const pending = this.state.pending;
+    if (!pending || !this.pendingOriginal) throw new StrataError('No exchange is waiting for an answer; call beginExchange first.', 'no_pending');
+    if (output.role !== 'assistant') throw new StrataError(`An answer must be an assistant message, got '${output.role}'.`, 'bad_input');
+    const count = (t: string) => this.state.tokenizer.count(t);
+    const protocol = parseProtocolBlocks(output.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n'));
+    pending.output = renderOutput(output);
+    pending.outputTokens = sumTokens(pending.output, count);
+    const exchange: Exchange = { seq: pending.seq, createdAt: pending.createdAt, input: this.pendingOriginal, output };
+    const problems = [...protocol.problems, ...this.recorder.record(exchange, protocol.housekeeping as Housekeeping | undefined)];
+    this.state.tail.push(pending);
+    this.state.pending = undefined;
+    this.pendingOriginal = undefined;
+    this.lastCalls = toolCallsOf(output);
+    this.nextSeq = pending.seq + 1;
+    for (const request of protocol.contextRequests) {
+      const got = this.retrieve(request.ids, request.format);
+      this.pendingRetrieval = this.pendingRetrieval ? `${this.pendingRetrieval}\n${got}` : got;
+    }
+    return { problems };
+  }
+
+  /** Archived exchanges by id, in the asked format, within the per-turn retrieval quota. */
+  retrieve(ids: readonly string[], format: RetrievalFormat): string {
+    const count = (t: string) => this.state.tokenizer.count(t);
+    return retrieveExchanges(this.recorder.reader, this.options.sessionId, ids, format, this.state.settings.retrievalQuotaTokens, count).text;
+  }
+
+  /** The user pressed Condense: condense now, whatever the usage. */
+  async condenseNow(signal?: AbortSignal): Promise<EngineEvent[]> {
+    const events: EngineEvent[] = [];
+    const before = this.state.pending ? this.build().tokens : 0;
+    await this.condenseOrSlide(this.nextSeq, before, events, [], signal, false);
+    return events;
+  }
+
+  private async condenseOrSlide(turn: number, tokensBefore: number, events: EngineEvent[], calls: CondenseCall[], signal?: AbortSignal, slide = true) {
+    const outcome = await condense(this.state, this.options.summarizer, signal);
+    if (outcome.call) calls.push(outcome.call);
+    const cost = outcome.call ? callCost(outcome.call.inputTokens, outcome.call.outputTokens) : 0;
+    let built = this.build();
+    if (outcome.ok) {
+      events.push({ type: 'condense_context', turn, tokensBefore, tokensAfter: built.tokens, inputTokens: outcome.call.inputTokens, outputTokens: outcome.call.outputTokens, cost });
+      return built;
+    }
+    events.push({ type: 'condense_context_error', turn, tokensBefore, error: outcome.error, cost });
+    this.options.logger.warn(outcome.error);
+    if (slide && this.state.tail.length > 0) {
+      const removed = slideWindow(this.state);
+      built = this.build();
+      events.push({ type: 'sliding_window_truncation', turn, tokensBefore, tokensAfter: built.tokens, removedExchanges: removed });
+    }
+    return built;
+  }
+
+  /** The request as things stand, with its token count. */
+  private build(): { request: MessagesRequest; tokens: number; notes: TurnNotes } {
+    const count = (t: string) => this.state.tokenizer.count(t);
+    const notes: TurnNotes = {};
+    if (this.state.mode === 'layered') {
+      notes.narrative = trimToTokens(renderNarrative(this.state.narrative), this.state.settings.narrativeMaxTokens, count);
+      const due = this.housekeepingDue();
+      if (due.length > 0) notes.housekeepingAsk = `Housekeeping due: summarise ${due.map((d) => `e${d}`).join(', ')} and update the narrative.`;
+    }
+    const request = layoutRequest(this.state, notes);
+    return { request, tokens: requestTokens(request, count), notes };
+  }
+
+  /** Exchanges that the next re-layering step will hand down to L3, when that step is one turn away. */
+  private housekeepingDue(): number[] {
+    const s = this.state.settings;
+    if (this.state.mode !== 'layered' || this.state.tail.length + 1 <= s.workingMemoryMax) return [];
+    const leaving = this.state.tail.slice(0, this.state.tail.length + 1 - s.workingMemoryMin);
+    return leaving.slice(-s.summaryCount).map((ex) => ex.seq);
+  }
+
+  /** Last resort: the pending input's blocks are cut to share what budget is left. */
+  private shrinkPending(budget: number) {
+    const pending = this.state.pending as LiveExchange;
+    const count = (t: string) => this.state.tokenizer.count(t);
+    const others = this.build().tokens - pending.inputTokens;
+    const share = Math.max(20, Math.floor((budget - others - 50) / Math.max(1, pending.input.length)) - 10);
+    pending.input = pending.input.map((b) => shrinkBlock(b, share, count));
+    pending.inputTokens = sumTokens(pending.input, count);
+    return this.build();
+  }
+}
+
+/** Exchanges working memory keeps after a re-layering step at this pressure. */
+function keepFor(pressure: Pressure, s: EngineSettings): number {
+  return pressure >= 5 ? 0 : pressure >= 2 ? 1 : s.workingMemoryMin;
+}
+
+function shrinkBlock(block: ContentBlock, maxTokens: number, count: (s: string) => number): ContentBlock {
+  if (block.type === 'text') return { ...block, text: trimToTokens(block.text, maxTokens, count) };
+  if (block.type === 'tool_result') {
+    const text = typeof block.content === 'string' ? block.content : block.content.map((b) => b.text).join('\n');
+    return { ...block, content: trimToTokens(text, maxTokens, count) };
+  }
+  return block;
+}
+
+function capTask(blocks: ContentBlock[], maxTokens: number, count: (s: string) => number): ContentBlock[] {
+  const share = Math.max(50, Math.floor(maxTokens / Math.max(1, blocks.length)));
+  return blocks.map((b) => shrinkBlock(b, share, count));
+}
+
+function firstText(blocks: ContentBlock[]): string {
+  for (const b of blocks) if (b.type === 'text' && b.text.trim()) return b.text.trim();
+  return '(no task text)';
+}

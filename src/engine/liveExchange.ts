@@ -1,0 +1,103 @@
+import type { ContentBlock, Message, TextBlock, ToolResultBlock } from '../shared/messages';
+import { toolResultText } from '../shared/messages';
+import { blockTokens, MESSAGE_OVERHEAD } from './blockTokens';
+import type { ToolCall } from './toolOutput';
+import { compactToolOutput, describeCall, fileReadBy, maskedPointer, withResultText } from './toolOutput';
+
+/**
+ * An exchange as working memory sends it. `input` and `output` are rendered once, when the
+ * exchange arrives, and change only at a re-layering step, so the bytes sent stay stable.
+ */
+export interface LiveExchange {
+  seq: number;
+  createdAt: number;
+  input: ContentBlock[];
+  /** Undefined while the model has not answered yet (the pending exchange). */
+  output?: ContentBlock[];
+  /** The calls of the previous answer, which this input's tool results answer. */
+  calls: Map<string, ToolCall>;
+  /** Original tool output text by tool_use_id, to mask or supersede at a re-layering step. */
+  originals: Map<string, string>;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+const HOUSEKEEPING_BLOCKS = /<(housekeeping|context_request)>[\s\S]*?<\/\1>/g;
+
+/** Renders an incoming message for working memory: tool outputs compacted, nothing else changed. */
+export function renderInput(
+  message: Message,
+  calls: Map<string, ToolCall>,
+  limits: { codeMaxLines: number; outputMaxLines: number },
+): { blocks: ContentBlock[]; originals: Map<string, string> } {
+  const originals = new Map<string, string>();
+  const blocks = message.content.map((block): ContentBlock => {
+    if (block.type !== 'tool_result') return block;
+    const text = toolResultText(block);
+    originals.set(block.tool_use_id, text);
+    const compacted = compactToolOutput(text, calls.get(block.tool_use_id), limits.codeMaxLines, limits.outputMaxLines);
+    return withResultText(block, compacted.length > 0 ? compacted : '(no output)');
+  });
+  return { blocks: nonEmpty(blocks), originals };
+}
+
+/** The answer as re-sent: protocol blocks the model wrote for Strata are removed. */
+export function renderOutput(message: Message): ContentBlock[] {
+  const blocks = message.content.map((block): ContentBlock => {
+    if (block.type !== 'text' || !block.text.includes('<')) return block;
+    return { type: 'text', text: block.text.replace(HOUSEKEEPING_BLOCKS, '').trimEnd() };
+  });
+  return nonEmpty(blocks);
+}
+
+/** The API rejects empty text blocks and empty messages. */
+function nonEmpty(blocks: ContentBlock[]): ContentBlock[] {
+  const kept = blocks.filter((b) => b.type !== 'text' || b.text.trim().length > 0);
+  return kept.length > 0 ? kept : [{ type: 'text', text: '(empty)' }];
+}
+
+export function sumTokens(blocks: ContentBlock[], count: (s: string) => number): number {
+  let total = MESSAGE_OVERHEAD;
+  for (const block of blocks) total += blockTokens(block, count);
+  return total;
+}
+
+/**
+ * Tool results whose call is no longer in the prompt must become text (the API refuses a
+ * tool_result without its tool_use). The text names the call so nothing is ambiguous.
+ */
+export function orphanToText(blocks: ContentBlock[], calls: Map<string, ToolCall>): ContentBlock[] {
+  return blocks.map((block): ContentBlock => {
+    if (block.type !== 'tool_result') return block;
+    const call = calls.get(block.tool_use_id);
+    const label = call ? describeCall(call) : `tool call ${block.tool_use_id}`;
+    const text: TextBlock = { type: 'text', text: `[result of ${label}${block.is_error ? ' (error)' : ''}]\n${toolResultText(block)}` };
+    return text;
+  });
+}
+
+/** Replaces the outputs of `live` by pointers, except those `keep` accepts. Returns how many. */
+export function maskOutputs(live: LiveExchange, reason: (id: string) => string | undefined, count: (s: string) => number): number {
+  let masked = 0;
+  live.input = live.input.map((block): ContentBlock => {
+    if (block.type !== 'tool_result') return block;
+    const why = reason(block.tool_use_id);
+    if (!why) return block;
+    masked += 1;
+    const original = live.originals.get(block.tool_use_id) ?? toolResultText(block);
+    return withResultText(block as ToolResultBlock, maskedPointer(live.seq, live.calls.get(block.tool_use_id), original, why));
+  });
+  live.inputTokens = sumTokens(live.input, count);
+  return masked;
+}
+
+/** Files read by this exchange's tool results, by tool_use_id. */
+export function fileReadsOf(live: LiveExchange): Map<string, string> {
+  const reads = new Map<string, string>();
+  for (const block of live.input) {
+    if (block.type !== 'tool_result') continue;
+    const path = fileReadBy(live.calls.get(block.tool_use_id));
+    if (path) reads.set(block.tool_use_id, path);
+  }
+  return reads;
+}

@@ -1,0 +1,94 @@
+/**
+ * The engine's only doors to the outside world. Adapters in `src/adapters/` implement them;
+ * tests may pass simple in-memory versions. Nothing here imports a third-party library.
+ */
+
+/** Counts model tokens. Must be linear in the input length and deterministic. */
+export interface Tokenizer {
+  /** Estimated model tokens of `text` (already corrected by the learned factor). */
+  count(text: string): number;
+  /** Feed the usage the API reported for a request whose estimate was `estimated`. */
+  observe(estimated: number, reported: number): void;
+}
+
+/** How an exchange is fetched back from the archive. */
+export type RetrievalFormat = 'header' | 'summary' | 'full' | 'mixed';
+
+/** One exchange as the archive keeps it: the trio plus what the index needs. */
+export interface ArchivedExchange {
+  sessionId: string;
+  /** Monotonic per session, starting at 1; the id shown to the model is `e${seq}`. */
+  seq: number;
+  /** Milliseconds since epoch, from the Clock port. */
+  createdAt: number;
+  header: string;
+  summary: string;
+  /** The exchange's messages (input then answer), verbatim. */
+  full: import('../shared/messages').Message[];
+  /** Model tokens of `full` as sent uncompressed. */
+  tokens: number;
+}
+
+export interface ArchiveSearchHit {
+  sessionId: string;
+  seq: number;
+  header: string;
+  /** FTS5 snippet around the match. */
+  snippet: string;
+}
+
+/**
+ * Durable store of every exchange (L5). Writes are idempotent per (session, seq); a seq once
+ * written is never reused. Implementations raise `ArchiveError` with a user-facing message.
+ */
+export interface ArchiveStore {
+  put(exchange: ArchivedExchange): void;
+  get(sessionId: string, seq: number): ArchivedExchange | undefined;
+  /** Highest seq stored for the session, 0 when none. */
+  lastSeq(sessionId: string): number;
+  search(sessionId: string, query: string, limit: number): ArchiveSearchHit[];
+  /** Replace the header and summary (the model's housekeeping arrives after the exchange). */
+  updateTrio(sessionId: string, seq: number, header: string, summary: string): void;
+  listSessions(): string[];
+  close(): void;
+}
+
+export interface SummarizeRequest {
+  /** Exactly the body that would go to `messages.create`: instructions in system, text in messages. */
+  request: import('../shared/messages').MessagesRequest;
+  /** Upper bound for the answer, in model tokens. */
+  maxOutputTokens: number;
+}
+
+export interface SummarizeResult {
+  text: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** Produces a condensed summary: an LLM call in the extension, extractive offline. */
+export interface Summarizer {
+  summarize(request: SummarizeRequest, signal?: AbortSignal): Promise<SummarizeResult>;
+}
+
+export interface Clock {
+  /** Milliseconds since epoch. */
+  now(): number;
+}
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+import { StrataError } from '../shared/strataError';
+
+export { StrataError };
+
+export class ArchiveError extends StrataError {
+  constructor(message: string, code = 'archive') {
+    super(message, code);
+    this.name = 'ArchiveError';
+  }
+}

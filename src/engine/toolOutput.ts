@@ -1,0 +1,68 @@
+import type { Message, ToolResultBlock, ToolUseBlock } from '../shared/messages';
+import { toolResultText } from '../shared/messages';
+import { normalizeLog } from './text/normalizeLog';
+import { truncateChars, truncateHeadTail } from './text/truncateHeadTail';
+
+/** Tools whose output is file content (kept up to `codeMaxLines`), by lower-cased name. */
+const FILE_READ_TOOLS = new Set(['read', 'view', 'read_file', 'cat', 'notebookread']);
+
+/** Characters any single tool output may keep in working memory (guards one enormous line). */
+const MAX_OUTPUT_CHARS = 60_000;
+
+export interface ToolCall {
+  name: string;
+  input: unknown;
+}
+
+/** The file a tool call read, when it is a read of one file. */
+export function fileReadBy(call: ToolCall | undefined): string | undefined {
+  if (!call || !FILE_READ_TOOLS.has(call.name.toLowerCase())) return undefined;
+  const input = call.input as Record<string, unknown> | null;
+  const path = input?.file_path ?? input?.path ?? input?.notebook_path;
+  return typeof path === 'string' ? path : undefined;
+}
+
+/** tool_use id -> call, for the tool_use blocks of an answer. */
+export function toolCallsOf(answer: Message | undefined): Map<string, ToolCall> {
+  const calls = new Map<string, ToolCall>();
+  for (const block of answer?.content ?? []) {
+    if (block.type === 'tool_use') calls.set(block.id, { name: block.name, input: (block as ToolUseBlock).input });
+  }
+  return calls;
+}
+
+/**
+ * The working-memory form of a tool output: logs normalised, long outputs cut head+tail with
+ * the count of lines cut. Pure and deterministic, so the bytes never change once sent.
+ */
+export function compactToolOutput(text: string, call: ToolCall | undefined, codeMaxLines: number, outputMaxLines: number): string {
+  const isFile = fileReadBy(call) !== undefined;
+  const normalized = isFile ? text : normalizeLog(text);
+  const byLines = truncateHeadTail(normalized, isFile ? codeMaxLines : outputMaxLines).text;
+  return truncateChars(byLines, MAX_OUTPUT_CHARS).text;
+}
+
+/** A copy of `block` whose content is `text` (content becomes a plain string). */
+export function withResultText(block: ToolResultBlock, text: string): ToolResultBlock {
+  const copy: ToolResultBlock = { type: 'tool_result', tool_use_id: block.tool_use_id, content: text };
+  if (block.is_error) copy.is_error = true;
+  return copy;
+}
+
+/** One-line pointer that replaces a tool output which left the prompt; says how to get it back. */
+export function maskedPointer(seq: number, call: ToolCall | undefined, text: string, reason: string): string {
+  const lines = text.length === 0 ? 0 : text.split('\n').length;
+  const what = call ? describeCall(call) : 'tool output';
+  return `[${reason}: ${what}, ${lines} lines, ${text.length} chars; request e${seq} full to see it]`;
+}
+
+/** Short human description of a call: its name and main argument. */
+export function describeCall(call: ToolCall): string {
+  const input = (call.input ?? {}) as Record<string, unknown>;
+  const main = input.file_path ?? input.path ?? input.command ?? input.pattern ?? input.query ?? input.url;
+  if (typeof main !== 'string') return call.name;
+  const oneLine = main.replace(/\s+/g, ' ').trim();
+  return `${call.name} ${oneLine.length > 80 ? `${oneLine.slice(0, 77)}...` : oneLine}`;
+}
+
+export { toolResultText };

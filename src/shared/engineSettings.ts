@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/**
+ * Every engine knob, its unit and range. The extension parses `strata.*` settings into this;
+ * the CLI builds it from flags. Token figures are model tokens.
+ */
+export const engineSettingsSchema = z.object({
+  /** Model context window, tokens. */
+  contextWindow: z.number().int().min(1_000).max(10_000_000).default(200_000),
+  /** Tokens kept free for the model's answer. */
+  reservedOutputTokens: z.number().int().min(0).max(200_000).default(8_192),
+  /** Strata's own ceiling for one prompt, tokens; the effective budget is min(this, window - reserve). */
+  promptBudgetTokens: z.number().int().min(2_000).max(10_000_000).default(40_000),
+  /** L0 narrative cap, tokens. */
+  narrativeMaxTokens: z.number().int().min(50).max(2_000).default(300),
+  /** L1: exchanges kept in full right after a re-layering step. */
+  workingMemoryMin: z.number().int().min(1).max(100).default(5),
+  /** L1 grows by appending up to this many exchanges, then hands the oldest down in one step. */
+  workingMemoryMax: z.number().int().min(1).max(200).default(10),
+  /** L2: cap of one header line, tokens. */
+  headerMaxTokens: z.number().int().min(6).max(60).default(12),
+  /** L2: most header lines sent; older ones fold into ranges. */
+  maxHeaders: z.number().int().min(10).max(2_000).default(200),
+  /** L3: cap of one summary, tokens. */
+  summaryMaxTokens: z.number().int().min(20).max(1_000).default(120),
+  /** L3: how many exchanges just below working memory are sent as summaries. */
+  summaryCount: z.number().int().min(0).max(50).default(5),
+  /** L4: reference index cap, tokens. */
+  indexMaxTokens: z.number().int().min(0).max(5_000).default(600),
+  /** Tool output: most lines of a file read kept in working memory (head + tail). */
+  codeMaxLines: z.number().int().min(10).max(100_000).default(500),
+  /** Tool output: most lines of command output kept in working memory (head + tail). */
+  outputMaxLines: z.number().int().min(10).max(100_000).default(200),
+  /** Condense automatically when a prompt passes this share of (window - reserve), percent. */
+  autoCondensePercent: z.number().int().min(5).max(100).default(80),
+  /** Replaces the built-in condensing instructions when set. */
+  condensePrompt: z.string().max(20_000).optional(),
+  /** Tokens of archive content a single turn may retrieve by context request. */
+  retrievalQuotaTokens: z.number().int().min(0).max(200_000).default(8_000),
+});
+
+export type EngineSettings = z.infer<typeof engineSettingsSchema>;
+
+/** Settings with every default applied; throws a readable error for out-of-range values. */
+export function resolveEngineSettings(input: unknown = {}): EngineSettings {
+  const parsed = engineSettingsSchema.safeParse(input);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'settings'}: ${i.message}`);
+    throw new Error(`Invalid Strata settings: ${issues.join('; ')}. Fix them in settings (strata.*) or the command line.`);
+  }
+  const s = parsed.data;
+  if (s.workingMemoryMax < s.workingMemoryMin) {
+    throw new Error(
+      `Invalid Strata settings: workingMemoryMax (${s.workingMemoryMax}) is below workingMemoryMin (${s.workingMemoryMin}). Raise the maximum or lower the minimum.`,
+    );
+  }
+  return s;
+}

@@ -1,0 +1,224 @@
+import { describe, expect, it } from 'vitest';
+import type { MessagesRequest } from '../../src/shared/messages';
+import { StrataError } from '../../src/engine/ports';
+import { assistant, drive, makeEngine, syntheticSession, text, toolResult, toolUse, user } from '../support/engineHarness';
+
+function breakpoints(request: MessagesRequest): number {
+  const blocks = [...request.system, ...request.messages.flatMap((m) => m.content)];
+  return blocks.filter((b) => b.cache_control).length;
+}
+
+/** The request with cache marks and the trailing per-turn notes removed: what a later turn must extend. */
+function stablePart(request: MessagesRequest): string[] {
+  const out: string[] = [];
+  for (const m of request.messages) {
+    for (const b of m.content) {
+      const { cache_control: _c, ...rest } = b;
+      const json = JSON.stringify(rest);
+      if (json.includes('<strata_narrative>') || json.includes('Housekeeping due')) continue;
+      out.push(`${m.role}:${json}`);
+    }
+  }
+  return out;
+}
+
+function isPrefix(a: string[], b: string[]): boolean {
+  return a.length <= b.length && a.every((x, i) => x === b[i]);
+}
+
+describe('ContextEngine in full mode (history fits the budget)', () => {
+  it('sends the history as it is, append-only, with breakpoints at system, previous input and this input', async () => {
+    const { engine } = makeEngine();
+    const turns = await drive(engine, syntheticSession(6));
+    expect(turns.every((t) => t.mode === 'full')).toBe(true);
+    const last = turns[turns.length - 1]!.request;
+    expect(last.messages.length).toBe(11);
+    expect(last.messages[0]!.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('Fix the failing parser') });
+    expect(breakpoints(last)).toBe(3);
+    expect(last.system[0]!.cache_control).toEqual({ type: 'ephemeral' });
+    for (let i = 1; i < turns.length; i++) expect(isPrefix(stablePart(turns[i - 1]!.request), stablePart(turns[i]!.request))).toBe(true);
+    expect(turns.every((t) => t.housekeepingTokens === 0)).toBe(true);
+    expect(JSON.stringify(last)).not.toContain('strata_narrative');
+  });
+
+  it('is deterministic: the same inputs give byte-identical requests', async () => {
+    const a = await drive(makeEngine({ promptBudgetTokens: 3_000 }).engine, syntheticSession(30));
+    const b = await drive(makeEngine({ promptBudgetTokens: 3_000 }).engine, syntheticSession(30));
+    expect(JSON.stringify(a.map((t) => t.request))).toBe(JSON.stringify(b.map((t) => t.request)));
+  });
+});
+
+describe('ContextEngine in layered mode', () => {
+  it('re-layers in steps: working memory grows to 10 then hands its oldest down, leaving 5', async () => {
+    const { engine } = makeEngine({ promptBudgetTokens: 6_000 });
+    const turns = await drive(engine, syntheticSession(40));
+    const layered = turns.filter((t) => t.mode === 'layered');
+    expect(layered.length).toBeGreaterThan(20);
+    const steps = turns.filter((t) => t.events.some((e) => e.type === 'relayer'));
+    // between two steps the request only grows at its end
+    for (let i = 1; i < turns.length; i++) {
+      if (turns[i]!.events.length === 0) expect(isPrefix(stablePart(turns[i - 1]!.request), stablePart(turns[i]!.request))).toBe(true);
+    }
+    // steps are rare: roughly one per (max - min) exchanges, not one per turn
+    expect(steps.length).toBeLessThan(turns.length / 4);
+    for (const t of layered) {
+      const assistants = t.request.messages.filter((m) => m.role === 'assistant').length;
+      expect(assistants).toBeGreaterThanOrEqual(1);
+      expect(assistants).toBeLessThanOrEqual(10);
+      expect(breakpoints(t.request)).toBeLessThanOrEqual(4);
+      expect(t.tokens).toBeLessThanOrEqual(t.budget);
+    }
+  });
+
+  it('sends headers of folded exchanges, summaries of the five just below working memory, an index, and L0 last', async () => {
+    const { engine } = makeEngine({ promptBudgetTokens: 6_000 });
+    const turns = await drive(engine, syntheticSession(24));
+    const t = turns[turns.length - 1]!;
+    const first = t.request.messages[0]!;
+    const context = first.content.find((b) => b.type === 'text' && b.text.startsWith('<strata_context>'));
+    expect(context).toBeDefined();
+    const body = (context as { text: string }).text;
+    expect(body).toContain('## Earlier exchanges (L2 headers)');
+    expect(body).toMatch(/^e1 /m);
+    expect(body).toContain('## Recent summaries (L3)');
+    expect(body.match(/retrievable: e\d+/g)?.length).toBe(5);
+    expect(body).toContain('## Reference index (L4)');
+    expect(body).toContain('src/module1.ts');
+    const lastMessage = t.request.messages[t.request.messages.length - 1]!;
+    const lastBlock = lastMessage.content[lastMessage.content.length - 1]!;
+    expect(lastBlock.type === 'text' && lastBlock.text.startsWith('<strata_narrative>')).toBe(true);
+    expect((lastBlock as { text: string }).text).toContain('Objective: Fix the failing parser test');
+    expect(lastBlock.cache_control).toBeUndefined();
+  });
+
+  it('keeps tool results paired with their tool_use, and turns orphaned ones into text', async () => {
+    const { engine } = makeEngine({ promptBudgetTokens: 6_000 });
+    const turns = await drive(engine, syntheticSession(30));
+    for (const t of turns) {
+      const msgs = t.request.messages;
+      expect(msgs[0]!.role).toBe('user');
+      for (let i = 0; i < msgs.length; i++) {
+        if (i > 0) expect(msgs[i]!.role).not.toBe(msgs[i - 1]!.role);
+        const ids = new Set((msgs[i - 1]?.content ?? []).flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])));
+        for (const b of msgs[i]!.content) if (b.type === 'tool_result') expect(ids.has(b.tool_use_id)).toBe(true);
+      }
+    }
+  });
+
+  it('asks for housekeeping only on the turn before a step, for the exchanges about to become summaries', async () => {
+    const { engine } = makeEngine({ promptBudgetTokens: 6_000 });
+    const turns = await drive(engine, syntheticSession(40));
+    const asked = turns.filter((t) => t.housekeepingTokens > 0);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(asked.length).toBeLessThan(turns.length / 4);
+    for (const t of asked) {
+      expect(t.housekeepingDue.length).toBeGreaterThan(0);
+      expect(JSON.stringify(t.request)).toContain(`Housekeeping due: summarise e${t.housekeepingDue[0]}`);
+      const next = turns.find((n) => n.turn === t.turn + 1);
+      if (next) expect(next.events.some((e) => e.type === 'relayer')).toBe(true);
+    }
+  });
+});
+
+describe('tool output: supersession, masking, huge outputs', () => {
+  it('supersedes an older read of a file read again in working memory, with a pointer to get it back', async () => {
+    const { engine } = makeEngine({ promptBudgetTokens: 6_000 });
+    const messages = syntheticSession(12);
+    // e9 and e11 both read src/module1.ts (i % 4 === 1 for 9 and... make it explicit)
+    messages[17] = assistant(text('Read it.'), toolUse('tu9', 'Read', { file_path: 'src/same.ts' }));
+    messages[21] = assistant(text('Read it again.'), toolUse('tu11', 'Read', { file_path: 'src/same.ts' }));
+    const turns = await drive(engine, [...messages, assistant(text('done'))]);
+    const last = JSON.stringify(turns[turns.length - 1]!.request);
+    expect(last).toContain('[superseded, src/same.ts was read again in e12: Read src/same.ts');
+    expect(last).toContain('request e10 full to see it]');
+  });
+
+  it('never exceeds the budget, even with a 5 MB tool output and a tiny budget', async () => {
+    const { engine } = makeEngine({ promptBudgetTokens: 3_000 });
+    const huge = 'x'.repeat(5_000_000);
+    const turns = await drive(engine, [
+      user(text('Investigate the log.')),
+      assistant(toolUse('a', 'Bash', { command: 'cat big.log' })),
+      user(toolResult('a', huge)),
+      assistant(toolUse('b', 'Bash', { command: 'cat big.log' })),
+      user(toolResult('b', `${'line\n'.repeat(100_000)}`)),
+      assistant(text('ok')),
+    ]);
+    for (const t of turns) expect(t.tokens).toBeLessThanOrEqual(t.budget);
+  });
+});
+
+describe('context requests and housekeeping from the model', () => {
+  it('brings archived exchanges back in the next input, and says when an id does not exist', async () => {
+    const { engine } = makeEngine();
+    const messages = syntheticSession(3);
+    messages[6] = assistant(text('Let me look again. <context_request>{"ids":["e1","e999"],"format":"full"}</context_request>'), toolUse('tu3', 'Bash', { command: 'ls' }));
+    const turns = await drive(engine, [...messages, assistant(text('ok'))]);
+    const last = JSON.stringify(turns[turns.length - 1]!.request);
+    expect(last).toContain('<retrieved format=\\"full\\">');
+    expect(last).toContain('Fix the failing parser test');
+    expect(last).toContain('e999: no such exchange (this session has e1-e3)');
+    // the protocol block itself is not re-sent
+    expect(last).not.toContain('<context_request>');
+  });
+
+  it('uses the model\'s own summaries when it writes housekeeping', async () => {
+    const { engine, archive } = makeEngine({ promptBudgetTokens: 6_000 });
+    const messages = syntheticSession(20);
+    messages[40] = assistant(text('<housekeeping>{"summaries":{"e2":"MODEL SUMMARY of e2"},"narrative":{"state":"parser fixed"}}</housekeeping>'));
+    const turns = await drive(engine, [...messages.slice(0, 41), user(text('and now?')), assistant(text('ok'))]);
+    expect(archive.get('s1', 2)!.summary).toContain('MODEL SUMMARY of e2');
+    expect(JSON.stringify(turns[turns.length - 1]!.request)).toContain('State: parser fixed');
+  });
+});
+
+describe('condensing and the sliding window (fallbacks near the window)', () => {
+  it('condenses when the prompt passes the threshold and records the event with tokens and cost', async () => {
+    const { engine } = makeEngine({ contextWindow: 12_000, reservedOutputTokens: 1_000, promptBudgetTokens: 11_000, autoCondensePercent: 50 });
+    const turns = await drive(engine, syntheticSession(30));
+    const events = turns.flatMap((t) => t.events).filter((e) => e.type === 'condense_context');
+    expect(events.length).toBeGreaterThan(0);
+    for (const e of events) if (e.type === 'condense_context') expect(e.tokensAfter).toBeLessThan(e.tokensBefore);
+    expect(turns.some((t) => t.condenseCalls.length > 0)).toBe(true);
+    expect(JSON.stringify(turns[turns.length - 1]!.request)).toContain('## Condensed summary of e1-e');
+    for (const t of turns) expect(t.tokens).toBeLessThanOrEqual(t.budget);
+  });
+
+  it('discards a summary that is not smaller, reports the error, and slides the window keeping the task', async () => {
+    const bloated = { summarize: async () => ({ text: 'x'.repeat(400_000), inputTokens: 10, outputTokens: 100_000 }) };
+    const { engine } = makeEngine({ contextWindow: 12_000, reservedOutputTokens: 1_000, promptBudgetTokens: 11_000, autoCondensePercent: 50 }, { summarizer: bloated });
+    const turns = await drive(engine, syntheticSession(30));
+    const events = turns.flatMap((t) => t.events);
+    expect(events.some((e) => e.type === 'condense_context_error')).toBe(true);
+    expect(events.some((e) => e.type === 'sliding_window_truncation')).toBe(true);
+    const last = turns[turns.length - 1]!.request;
+    expect(JSON.stringify(last.messages[0])).toContain('Fix the failing parser test');
+    expect(JSON.stringify(last)).not.toContain('xxxxxxxxxx');
+  });
+});
+
+describe('bad use and archive trouble', () => {
+  it('explains misuse with StrataError instead of crashing', async () => {
+    const { engine } = makeEngine();
+    expect(() => engine.completeExchange(assistant(text('hi')))).toThrow(StrataError);
+    engine.beginExchange(user(text('task')));
+    expect(() => engine.beginExchange(user(text('again')))).toThrow(/already waiting/);
+    await expect(makeEngine().engine.assemble()).rejects.toThrow(/beginExchange/);
+  });
+
+  it('keeps exchanges in memory while the archive is locked and writes them once it is free', async () => {
+    const { engine, archive } = makeEngine();
+    archive.failWrites = true;
+    engine.beginExchange(user(text('task')));
+    await engine.assemble();
+    const { problems } = engine.completeExchange(assistant(text('first answer')));
+    expect(problems.join()).toMatch(/locked/);
+    expect(engine.retrieve(['e1'], 'full')).toContain('first answer');
+    archive.failWrites = false;
+    engine.beginExchange(user(text('next')));
+    await engine.assemble();
+    engine.completeExchange(assistant(text('second answer')));
+    expect(archive.get('s1', 1)!.full[1]!.content).toEqual([{ type: 'text', text: 'first answer' }]);
+    expect(archive.get('s1', 2)).toBeDefined();
+  });
+});
