@@ -9,6 +9,8 @@ import { stderrLogger } from '../adapters/streamLogger';
 import { replaySession } from './replaySession';
 import { addToTotals, emptyTotals, tableHeader, tableRow, totalsLine } from './replayTable';
 import type { ReplayTotals } from './replayTable';
+import type { ArchiveStore, Logger } from '../engine/ports';
+import { ArchiveError } from '../engine/ports';
 
 export interface ReplayArgs {
   session: string;
@@ -29,10 +31,10 @@ export async function runReplay(args: ReplayArgs, out: (line: string) => void): 
     ...(args.window !== undefined ? { contextWindow: args.window } : {}),
     ...(args.budget !== undefined ? { promptBudgetTokens: args.budget } : {}),
   });
-  const temp = args.archive ? undefined : makeTempDir('strata-replay-');
-  const archive = openSqliteArchive(args.archive ?? `${temp!.dir}/archive.sqlite`);
-  const dump = args.dump ? new JsonlWriter(args.dump) : undefined;
   const logger = stderrLogger();
+  const temp = makeTempDir('strata-replay-');
+  const archive = openArchiveOrTemp(args.archive, `${temp.dir}/archive.sqlite`, logger);
+  const dump = args.dump ? new JsonlWriter(args.dump) : undefined;
   const totals = emptyTotals();
   try {
     if (!args.quiet) out(tableHeader());
@@ -50,6 +52,22 @@ export async function runReplay(args: ReplayArgs, out: (line: string) => void): 
   } finally {
     dump?.close();
     archive.close();
-    temp?.remove();
+    temp.remove();
   }
+}
+
+/**
+ * Opens the archive the user named; if it is corrupt or locked, says so, leaves that file
+ * untouched, and goes on with a temporary archive so the replay still runs.
+ */
+function openArchiveOrTemp(path: string | undefined, tempPath: string, logger: Logger): ArchiveStore {
+  if (path) {
+    try {
+      return openSqliteArchive(path);
+    } catch (error) {
+      if (!(error instanceof ArchiveError)) throw error;
+      logger.warn(`${error.message} Replaying with a temporary archive instead.`);
+    }
+  }
+  return openSqliteArchive(tempPath);
 }

@@ -20,6 +20,7 @@ import { PROTOCOL_INSTRUCTIONS } from './protocolText';
 import { morePressure, relayer } from './relayer';
 import { layerUsage, layoutRequest } from './requestLayout';
 import type { TurnNotes } from './requestLayout';
+import { resumeFromArchive } from './resume';
 import { retrieveExchanges } from './retrieval';
 import { trimToTokens } from './text/trimToBudget';
 import type { ToolCall } from './toolOutput';
@@ -72,7 +73,7 @@ export class ContextEngine {
     const system: TextBlock[] = [{ type: 'text', text: `${options.systemPrompt}\n\n${PROTOCOL_INSTRUCTIONS}` }];
     this.state = newEngineState(options.settings, options.tokenizer, system, options.tools ?? [], emptyNarrative(''));
     this.recorder = new ExchangeRecorder(options, this.state);
-    this.nextSeq = options.archive.lastSeq(options.sessionId) + 1;
+    this.nextSeq = resumeFromArchive(this.state, this.recorder.reader, options.sessionId);
     if (effectiveBudget(options.settings) < 2_000) {
       throw new StrataError(
         `The prompt budget (${effectiveBudget(options.settings)} tokens) is too small: the window minus the output reserve must leave at least 2000 tokens. Raise strata.contextWindow or lower strata.reservedOutputTokens.`,

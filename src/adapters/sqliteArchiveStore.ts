@@ -1,0 +1,208 @@
+import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { z } from 'zod';
+import type { Message } from '../shared/messages';
+import type { ArchivedExchange, ArchiveSearchHit, ArchiveStore } from '../engine/ports';
+import { ArchiveError } from '../engine/ports';
+
+/** Strings longer than this are stored once in `blobs`, by SHA-256, and referenced from the body. */
+const BLOB_FROM_CHARS = 256;
+
+/** Ordered schema steps; `PRAGMA user_version` records the last one applied. */
+const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE sessions (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL);
+      CREATE TABLE blobs (hash TEXT PRIMARY KEY, text TEXT NOT NULL, bytes INTEGER NOT NULL);
+      CREATE TABLE exchanges (
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        seq INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        header TEXT NOT NULL,
+        summary TEXT NOT NULL,
+        body_json TEXT NOT NULL,
+        tokens INTEGER NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      );
+      CREATE VIRTUAL TABLE exchanges_fts USING fts5(session_id UNINDEXED, seq UNINDEXED, header, summary, body);
+    `,
+  },
+];
+
+const blockSchema = z.union([
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
+  z.object({
+    type: z.literal('tool_result'),
+    tool_use_id: z.string(),
+    content: z.union([z.string(), z.array(z.object({ type: z.literal('text'), text: z.string() }))]),
+    is_error: z.boolean().optional(),
+  }),
+]);
+const bodySchema = z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.array(blockSchema) }));
+
+type Row = { session_id: string; seq: number; created_at: number; header: string; summary: string; body_json: string; tokens: number };
+
+/**
+ * L5: every exchange as a trio in one SQLite file (WAL). Long strings are content-addressed,
+ * so a file read twice is stored once; FTS5 indexes header, summary and body text.
+ */
+export class SqliteArchiveStore implements ArchiveStore {
+  private readonly db: Database.Database;
+
+  constructor(readonly path: string, options: { busyTimeoutMs?: number } = {}) {
+    this.db = guard(path, () => {
+      const db = new Database(path, { timeout: options.busyTimeoutMs ?? 2_000 });
+      if (path !== ':memory:') db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      migrate(db, path);
+      return db;
+    });
+  }
+
+  put(exchange: ArchivedExchange): void {
+    const body = JSON.stringify(exchange.full, (_key, value: unknown) => (typeof value === 'string' && value.length > BLOB_FROM_CHARS ? { $blob: this.storeBlob(value) } : value));
+    guard(this.path, () =>
+      this.db.transaction(() => {
+        const existing = this.db.prepare('SELECT body_json, header, summary FROM exchanges WHERE session_id = ? AND seq = ?').get(exchange.sessionId, exchange.seq) as Row | undefined;
+        if (existing) {
+          if (existing.body_json === body) return;
+          throw new ArchiveError(`Exchange e${exchange.seq} of session ${exchange.sessionId} is already archived with other content; ids are never reused.`, 'archive_conflict');
+        }
+        if (exchange.seq <= this.lastSeq(exchange.sessionId)) {
+          throw new ArchiveError(`Exchange e${exchange.seq} of session ${exchange.sessionId} comes after a later one; ids only grow.`, 'archive_conflict');
+        }
+        this.db.prepare('INSERT OR IGNORE INTO sessions (id, created_at) VALUES (?, ?)').run(exchange.sessionId, exchange.createdAt);
+        this.db
+          .prepare('INSERT INTO exchanges (session_id, seq, created_at, header, summary, body_json, tokens) VALUES (?, ?, ?, ?, ?, ?, ?)')
+          .run(exchange.sessionId, exchange.seq, exchange.createdAt, exchange.header, exchange.summary, body, exchange.tokens);
+        this.db
+          .prepare('INSERT INTO exchanges_fts (session_id, seq, header, summary, body) VALUES (?, ?, ?, ?, ?)')
+          .run(exchange.sessionId, exchange.seq, exchange.header, exchange.summary, plainText(exchange.full));
+      })(),
+    );
+  }
+
+  get(sessionId: string, seq: number): ArchivedExchange | undefined {
+    const row = guard(this.path, () => this.db.prepare('SELECT * FROM exchanges WHERE session_id = ? AND seq = ?').get(sessionId, seq) as Row | undefined);
+    if (!row) return undefined;
+    let full: Message[];
+    try {
+      const raw: unknown = JSON.parse(row.body_json, (_key, value: unknown) => (isBlobRef(value) ? this.loadBlob(value.$blob) : value));
+      full = bodySchema.parse(raw) as Message[];
+    } catch (error) {
+      if (error instanceof ArchiveError) throw error;
+      throw new ArchiveError(`Exchange e${seq} of session ${sessionId} in ${this.path} is damaged and cannot be read; the other exchanges are unaffected.`, 'archive_corrupt');
+    }
+    return { sessionId, seq, createdAt: row.created_at, header: row.header, summary: row.summary, full, tokens: row.tokens };
+  }
+
+  lastSeq(sessionId: string): number {
+    const row = guard(this.path, () => this.db.prepare('SELECT MAX(seq) AS last FROM exchanges WHERE session_id = ?').get(sessionId) as { last: number | null });
+    return row.last ?? 0;
+  }
+
+  search(sessionId: string, query: string, limit: number): ArchiveSearchHit[] {
+    const terms = query.split(/\s+/).filter((t) => t.length > 0).map((t) => `"${t.replace(/"/g, '""')}"`);
+    if (terms.length === 0) return [];
+    const rows = guard(this.path, () =>
+      this.db
+        .prepare(
+          `SELECT session_id, seq, header, snippet(exchanges_fts, -1, '[', ']', '…', 12) AS snippet
+           FROM exchanges_fts WHERE exchanges_fts MATCH ? AND session_id = ? ORDER BY rank LIMIT ?`,
+        )
+        .all(terms.join(' '), sessionId, Math.max(1, Math.floor(limit))) as Array<{ session_id: string; seq: number; header: string; snippet: string }>,
+    );
+    return rows.map((r) => ({ sessionId: r.session_id, seq: Number(r.seq), header: r.header, snippet: r.snippet }));
+  }
+
+  updateTrio(sessionId: string, seq: number, header: string, summary: string): void {
+    guard(this.path, () =>
+      this.db.transaction(() => {
+        this.db.prepare('UPDATE exchanges SET header = ?, summary = ? WHERE session_id = ? AND seq = ?').run(header, summary, sessionId, seq);
+        this.db.prepare('UPDATE exchanges_fts SET header = ?, summary = ? WHERE session_id = ? AND seq = ?').run(header, summary, sessionId, seq);
+      })(),
+    );
+  }
+
+  listSessions(): string[] {
+    return guard(this.path, () => (this.db.prepare('SELECT id FROM sessions ORDER BY created_at, id').all() as Array<{ id: string }>).map((r) => r.id));
+  }
+
+  /** Sizes for the bench: exchanges, distinct blobs and their bytes. */
+  stats(): { exchanges: number; blobs: number; blobBytes: number } {
+    return guard(this.path, () => {
+      const ex = this.db.prepare('SELECT COUNT(*) AS n FROM exchanges').get() as { n: number };
+      const bl = this.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS bytes FROM blobs').get() as { n: number; bytes: number };
+      return { exchanges: ex.n, blobs: bl.n, blobBytes: bl.bytes };
+    });
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  private storeBlob(text: string): string {
+    const hash = createHash('sha256').update(text).digest('hex');
+    guard(this.path, () => this.db.prepare('INSERT OR IGNORE INTO blobs (hash, text, bytes) VALUES (?, ?, ?)').run(hash, text, Buffer.byteLength(text)));
+    return hash;
+  }
+
+  private loadBlob(hash: string): string {
+    const row = this.db.prepare('SELECT text FROM blobs WHERE hash = ?').get(hash) as { text: string } | undefined;
+    if (!row) throw new ArchiveError(`A stored text (${hash.slice(0, 12)}…) is missing from ${this.path}; the archive is damaged. Move the file away to start a new archive.`, 'archive_corrupt');
+    return row.text;
+  }
+}
+
+/** Opens (creating if needed) the archive at `path`; ':memory:' for a throwaway one. */
+export function openSqliteArchive(path: string, options?: { busyTimeoutMs?: number }): SqliteArchiveStore {
+  return new SqliteArchiveStore(path, options);
+}
+
+function migrate(db: Database.Database, path: string): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const latest = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+  if (current > latest) {
+    throw new ArchiveError(`The archive ${path} was written by a newer Strata (schema ${current}, this one knows ${latest}). Update Strata to open it; the file was not changed.`, 'archive_version');
+  }
+  for (const step of MIGRATIONS) {
+    if (step.version <= current) continue;
+    db.transaction(() => {
+      db.exec(step.sql);
+      db.pragma(`user_version = ${step.version}`);
+    })();
+  }
+}
+
+/** Runs `work`, turning SQLite's errors into ArchiveErrors that say what to do. */
+function guard<T>(path: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (error instanceof ArchiveError) throw error;
+    const code = (error as { code?: string }).code ?? '';
+    if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
+      throw new ArchiveError(`${path} is not a readable Strata archive (${code}). Move it away (it was not changed) and Strata will start a new archive.`, 'archive_corrupt');
+    }
+    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+      throw new ArchiveError(`The archive ${path} is locked by another process. Close the other Strata window or wait, then try again; nothing was lost.`, 'archive_locked');
+    }
+    if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) {
+      throw new ArchiveError(`The archive ${path} cannot be written (${code}). Check the folder exists, is writable and has free space.`, 'archive_io');
+    }
+    throw new ArchiveError(`The archive ${path} failed: ${error instanceof Error ? error.message : String(error)}.`, 'archive');
+  }
+}
+
+function isBlobRef(value: unknown): value is { $blob: string } {
+  return typeof value === 'object' && value !== null && typeof (value as { $blob?: unknown }).$blob === 'string' && Object.keys(value).length === 1;
+}
+
+function plainText(messages: Message[]): string {
+  return messages
+    .flatMap((m) => m.content.map((b) => (b.type === 'text' ? b.text : b.type === 'tool_use' ? `${b.name} ${JSON.stringify(b.input)}` : typeof b.content === 'string' ? b.content : b.content.map((c) => c.text).join('\n'))))
+    .join('\n');
+}
