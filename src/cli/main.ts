@@ -1,9 +1,13 @@
 import { StrataError } from '../engine/ports';
 import { parseArgs } from './parseArgs';
+import { join } from 'node:path';
+import { resolveEngineSettings } from '../shared/engineSettings';
+import { runBench } from './bench/benchCommand';
 import { runReplay } from './replayCommand';
 
 const USAGE = `usage:
-  strata replay <session.jsonl> [--dump <requests.jsonl>] [--window <tokens>] [--budget <tokens>] [--archive <file.sqlite>] [--quiet]`;
+  strata replay <session.jsonl> [--dump <requests.jsonl>] [--window <tokens>] [--budget <tokens>] [--archive <file.sqlite>] [--quiet]
+  strata bench [--sessions <dir>] [--json <file>] [--plot <file.svg>] [--plot-session <name>] [--window <tokens>] [--budget <tokens>] [--scale 100,1000,10000 | --no-scale]`;
 
 /** Entry point of the `strata` bin: dispatches a subcommand, turns errors into readable messages. */
 async function main(argv: string[]): Promise<number> {
@@ -14,6 +18,17 @@ async function main(argv: string[]): Promise<number> {
     if (!session || args.positional.length > 1) throw new StrataError(`replay takes exactly one session file.\n${USAGE}`, 'usage');
     const totals = await runReplay({ session, ...args.options }, (line) => process.stdout.write(`${line}\n`));
     return totals.overBudget > 0 ? 1 : 0;
+  }
+  if (command === 'bench') {
+    const args = parseArgs(rest, { sessions: 'string', json: 'string', plot: 'string', 'plot-session': 'string', window: 'number', budget: 'number', scale: 'string', 'no-scale': 'boolean' });
+    if (args.positional.length > 0) throw new StrataError(`bench takes no positional arguments.\n${USAGE}`, 'usage');
+    const o = args.options;
+    const scale = o['no-scale'] ? [] : (o.scale ?? '100,1000,10000').split(',').map((x) => Number(x.trim()));
+    if (scale.some((n) => !Number.isInteger(n) || n <= 0)) throw new StrataError(`--scale takes positive whole numbers separated by commas, got '${o.scale}'.`, 'usage');
+    const settings = resolveEngineSettings({ ...(o.window !== undefined ? { contextWindow: o.window } : {}), ...(o.budget !== undefined ? { promptBudgetTokens: o.budget } : {}) });
+    const sessions = o.sessions ?? join(__dirname, '..', '..', 'shared', 'data', 'sessions');
+    await runBench({ sessions, scale, settings, ...(o.json ? { json: o.json } : {}), ...(o.plot ? { plot: o.plot } : {}), ...(o['plot-session'] ? { plotSession: o['plot-session'] } : {}) }, (line) => process.stdout.write(`${line}\n`));
+    return 0;
   }
   if (command === '--help' || command === '-h' || command === undefined) {
     process.stdout.write(`${USAGE}\n`);

@@ -18,8 +18,8 @@ export interface BilledInput {
 
 /**
  * Prompt-cache model of one conversation: a request reads the longest prefix, ending at a
- * breakpoint, that an earlier request wrote (>= 1,024 tokens); it writes from there up to its
- * own last breakpoint; the rest is plain input. Prefixes are compared byte for byte (hashes of
+ * breakpoint of an earlier request that wrote it (>= 1,024 tokens) and not past the request's
+ * own last breakpoint; it writes from there up to its own last breakpoint; the rest is plain input. Prefixes are compared byte for byte (hashes of
  * the canonical request, cache marks removed). Cache lifetime is taken as unlimited.
  */
 export class PromptCache {
@@ -28,11 +28,13 @@ export class PromptCache {
   bill(request: MessagesRequest, count: (s: string) => number): BilledInput {
     const points = prefixPoints(request, count);
     const total = points.length ? points[points.length - 1]!.tokens : 0;
-    let read = 0;
     let lastBreakpoint = 0;
+    for (const p of points) if (p.breakpoint) lastBreakpoint = Math.max(lastBreakpoint, p.tokens);
+    // The read may end at any block an earlier request wrote a breakpoint after, up to this request's last breakpoint.
+    let read = 0;
     for (const p of points) {
-      if (p.breakpoint && p.tokens >= MIN_CACHEABLE && this.written.has(p.hash)) read = Math.max(read, p.tokens);
-      if (p.breakpoint) lastBreakpoint = Math.max(lastBreakpoint, p.tokens);
+      if (p.tokens > lastBreakpoint) break;
+      if (p.tokens >= MIN_CACHEABLE && this.written.has(p.hash)) read = p.tokens;
     }
     for (const p of points) if (p.breakpoint && p.tokens >= MIN_CACHEABLE) this.written.add(p.hash);
     const write = lastBreakpoint >= MIN_CACHEABLE ? Math.max(0, lastBreakpoint - read) : 0;
