@@ -3,8 +3,13 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import o200k_base from 'js-tiktoken/ranks/o200k_base';
 import type { Tokenizer } from '../engine/ports';
 
-/** Text is encoded in chunks of about this many characters, cut where whitespace starts. */
-const CHUNK_CHARS = 2_048;
+/**
+ * Texts up to this many characters are counted exactly; a longer one (a multi-megabyte log) is
+ * estimated from its head and tail at their token rate, which keeps counting linear and fast.
+ */
+const EXACT_CHARS = 262_144;
+/** Distinct pre-tokenisation pieces whose counts are remembered. */
+const MAX_MEMO_PIECES = 200_000;
 /** Runs without whitespace are cut this short: BPE merging is quadratic in the piece length. */
 const MAX_RUN_CHARS = 48;
 /** Of a run without whitespace, this many characters are encoded; the rest is extrapolated. */
@@ -23,6 +28,9 @@ const FACTOR_ALPHA = 0.2;
  */
 export function createTiktokenTokenizer(options: { cacheEntries?: number } = {}): Tokenizer & { rawCount(text: string): number; factor(): number } {
   const encoder = new Tiktoken(o200k_base);
+  const pattern = new RegExp(o200k_base.pat_str, 'gu');
+  const memo = new Map<string, number>();
+  const encodedLength = (piece: string): number => encoder.encode(piece, 'all').length;
   const capacity = options.cacheEntries ?? 20_000;
   const cache = new Map<string, number>();
   let factor = 1;
@@ -36,7 +44,13 @@ export function createTiktokenTokenizer(options: { cacheEntries?: number } = {})
       cache.set(key, hit);
       return hit;
     }
-    const total = countPieces(text, (piece) => encoder.encode(piece, 'all').length);
+    const total =
+      text.length <= EXACT_CHARS
+        ? countPieces(text, pattern, memo, encodedLength)
+        : Math.ceil(
+            ((countPieces(text.slice(0, EXACT_CHARS / 2), pattern, memo, encodedLength) + countPieces(text.slice(-EXACT_CHARS / 2), pattern, memo, encodedLength)) * text.length) /
+              EXACT_CHARS,
+          );
     cache.set(key, total);
     if (cache.size > capacity) cache.delete(cache.keys().next().value as string);
     return total;
@@ -54,60 +68,71 @@ export function createTiktokenTokenizer(options: { cacheEntries?: number } = {})
   };
 }
 
+/** Per text, pieces unseen before are encoded one by one (and remembered) up to this many. */
+const MAX_SINGLE_MISSES = 2_000;
+/** Past that, unseen pieces are encoded in contiguous batches of about this many characters. */
+const BATCH_CHARS = 4_096;
+
 /**
- * Sums token counts over pieces: text is cut into ~2 KB chunks just before whitespace; a run
- * with no whitespace is cut into 48-character pieces, and past its first `RUN_SAMPLE_CHARS`
- * the rest of the run is extrapolated from the sampled rate (base64, minified code, Thai).
+ * Sums token counts over the encoder's own pre-tokenisation pieces, memoising each distinct
+ * piece. Text full of never-seen pieces (random ids, base64) switches to encoding contiguous
+ * batches, which keeps the per-call cost of the encoder from dominating. A piece longer than 48
+ * characters (a run with no break, as in base64, minified code or Thai) is cut into 48-character
+ * parts, and past its first `RUN_SAMPLE_CHARS` the rest is extrapolated: BPE is quadratic in a piece.
  */
-export function countPieces(text: string, encodedLength: (piece: string) => number): number {
+export function countPieces(text: string, pattern: RegExp, memo: Map<string, number>, encodedLength: (s: string) => number): number {
   let total = 0;
-  let start = 0;
-  let runStart = 0;
-  let i = 0;
-  while (i < text.length) {
-    const code = text.charCodeAt(i);
-    if (code === 32 || code === 10 || code === 9 || code === 13) {
-      runStart = i + 1;
-      if (i - start >= CHUNK_CHARS) {
-        total += encodedLength(text.slice(start, i));
-        start = i;
-      }
-      i += 1;
+  let misses = 0;
+  let batch = '';
+  const flush = () => {
+    if (batch) total += encodedLength(batch);
+    batch = '';
+  };
+  const one = (piece: string): number => {
+    const known = memo.get(piece);
+    if (known !== undefined) return known;
+    const n = encodedLength(piece);
+    if (memo.size >= MAX_MEMO_PIECES) memo.clear();
+    memo.set(piece, n);
+    return n;
+  };
+  pattern.lastIndex = 0;
+  for (const match of text.matchAll(pattern)) {
+    const piece = match[0];
+    if (piece.length > MAX_RUN_CHARS) {
+      flush();
+      total += countRun(piece, one);
       continue;
     }
-    if (i - runStart < MAX_RUN_CHARS) {
-      i += 1;
-      continue;
+    const known = memo.get(piece);
+    if (known !== undefined) {
+      flush();
+      total += known;
+    } else if (misses < MAX_SINGLE_MISSES) {
+      misses += 1;
+      flush();
+      total += one(piece);
+    } else {
+      batch += piece;
+      if (batch.length >= BATCH_CHARS) flush();
     }
-    // A long run without whitespace: flush what precedes it, then sample the run.
-    if (runStart > start) total += encodedLength(text.slice(start, runStart));
-    let runEnd = runStart;
-    while (runEnd < text.length && !isSpace(text.charCodeAt(runEnd))) runEnd += 1;
-    total += countRun(text, runStart, runEnd, encodedLength);
-    start = runEnd;
-    runStart = runEnd;
-    i = runEnd;
   }
-  if (start < text.length) total += encodedLength(text.slice(start));
+  flush();
   return total;
 }
 
-function countRun(text: string, from: number, to: number, encodedLength: (piece: string) => number): number {
+function countRun(run: string, pieceCount: (piece: string) => number): number {
   let tokens = 0;
-  let at = from;
-  const sampleEnd = Math.min(to, from + RUN_SAMPLE_CHARS);
+  let at = 0;
+  const sampleEnd = Math.min(run.length, RUN_SAMPLE_CHARS);
   while (at < sampleEnd) {
     let cut = Math.min(sampleEnd, at + MAX_RUN_CHARS);
-    if (cut < to && isLowSurrogate(text.charCodeAt(cut))) cut += 1;
-    tokens += encodedLength(text.slice(at, cut));
+    if (cut < run.length && isLowSurrogate(run.charCodeAt(cut))) cut += 1;
+    tokens += pieceCount(run.slice(at, cut));
     at = cut;
   }
-  if (at >= to) return tokens;
-  return tokens + Math.ceil(((to - at) * tokens) / (at - from));
-}
-
-function isSpace(code: number): boolean {
-  return code === 32 || code === 10 || code === 9 || code === 13;
+  if (at >= run.length) return tokens;
+  return tokens + Math.ceil(((run.length - at) * tokens) / at);
 }
 
 function isLowSurrogate(code: number): boolean {

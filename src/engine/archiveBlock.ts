@@ -12,28 +12,44 @@ export interface HeaderRecord {
 const RANGE_SIZES = [25, 100, 400, 1_600, 6_400, 25_600, 102_400];
 
 /**
- * L2 lines for exchanges 1..records.length: one header each while they fit `maxHeaders`,
- * else the oldest folded into ranges aligned to multiples of the range size, so a range
- * line, once written, stays byte-identical at later re-layering steps.
+ * L2 lines for exchanges 1..records.length: one header each while they fit, else the oldest
+ * folded into ranges aligned to multiples of their size (25, 100, 400, ...), largest first, so a
+ * range line, once written, stays byte-identical at later re-layering steps. Returns the most
+ * detailed layout within `maxHeaders` lines and `maxTokens`.
  */
 export class HeaderLines {
   private readonly rangeCache = new Map<string, string>();
 
-  render(records: readonly HeaderRecord[], maxHeaders: number): string[] {
+  render(records: readonly HeaderRecord[], maxHeaders: number, maxTokens = Infinity, count: (s: string) => number = () => 0): string[] {
     const n = records.length;
-    if (n <= maxHeaders) return records.map((r) => r.line);
+    const fits = (lines: string[]) => lines.length <= maxHeaders && (maxTokens === Infinity || count(lines.join('\n')) <= maxTokens);
+    const all = records.map((r) => r.line);
+    if (fits(all)) return all;
     const keepIndividual = Math.floor(maxHeaders / 2);
-    for (const size of RANGE_SIZES) {
-      const ranges = Math.floor(Math.max(0, n - keepIndividual) / size);
-      const lines = ranges + (n - ranges * size);
-      if (lines <= maxHeaders || size === RANGE_SIZES[RANGE_SIZES.length - 1]) {
-        const out: string[] = [];
-        for (let r = 0; r < ranges; r++) out.push(this.rangeLine(records, r * size, size));
-        for (let i = ranges * size; i < n; i++) out.push(records[i]!.line);
-        return out;
+    for (let top = 0; top < RANGE_SIZES.length; top++) {
+      const lines = this.layout(records, RANGE_SIZES.slice(0, top + 1).reverse(), Math.max(0, n - keepIndividual));
+      if (fits(lines)) return lines;
+    }
+    // Budgets too tight for aligned ranges: one range for all but the latest few, fewer until it fits.
+    for (let individual = Math.max(0, maxHeaders - 1); ; individual = Math.floor(individual / 2)) {
+      const start = n - individual;
+      const lines = [this.rangeLine(records, 0, start), ...all.slice(start)];
+      if (fits(lines) || individual === 0) return lines;
+    }
+  }
+
+  /** Ranges of the given sizes (largest first) over records[0..rangedUpTo), then one line each. */
+  private layout(records: readonly HeaderRecord[], sizes: number[], rangedUpTo: number): string[] {
+    const out: string[] = [];
+    let pos = 0;
+    for (const size of sizes) {
+      while (pos + size <= rangedUpTo) {
+        out.push(this.rangeLine(records, pos, size));
+        pos += size;
       }
     }
-    return [];
+    for (let i = pos; i < records.length; i++) out.push(records[i]!.line);
+    return out;
   }
 
   private rangeLine(records: readonly HeaderRecord[], start: number, size: number): string {

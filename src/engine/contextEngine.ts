@@ -240,15 +240,20 @@ export class ContextEngine {
     return leaving.slice(-s.summaryCount).map((ex) => ex.seq);
   }
 
-  /** Last resort: the pending input's blocks are cut to share what budget is left. */
+  /** Last resort: the pending input's blocks are cut to share what budget is left, tighter until it fits. */
   private shrinkPending(budget: number) {
     const pending = this.state.pending as LiveExchange;
     const count = (t: string) => this.state.tokenizer.count(t);
-    const others = this.build().tokens - pending.inputTokens;
-    const share = Math.max(20, Math.floor((budget - others - 50) / Math.max(1, pending.input.length)) - 10);
-    pending.input = pending.input.map((b) => shrinkBlock(b, share, count));
-    pending.inputTokens = sumTokens(pending.input, count);
-    return this.build();
+    let built = this.build();
+    for (let attempt = 0; attempt < 6 && built.tokens > budget; attempt++) {
+      const others = built.tokens - pending.inputTokens;
+      const slack = 50 * 2 ** attempt;
+      const share = Math.max(5, Math.floor((budget - others - slack) / Math.max(1, pending.input.length)) - 10);
+      pending.input = pending.input.map((b) => shrinkBlock(b, share, count));
+      pending.inputTokens = sumTokens(pending.input, count);
+      built = this.build();
+    }
+    return built;
   }
 }
 

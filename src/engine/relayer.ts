@@ -56,7 +56,7 @@ export function rebuildArchive(state: EngineState): void {
   const count = (t: string) => state.tokenizer.count(t);
   const folded = state.headers.slice(0, state.foldedThrough);
   const maxHeaders = state.pressure >= 4 ? Math.max(10, Math.floor(s.maxHeaders / 4)) : s.maxHeaders;
-  const headers = state.headerLines.render(folded, maxHeaders);
+  const headers = state.headerLines.render(folded, maxHeaders, maxHeaders * s.headerMaxTokens, count);
   const summaries: string[] = [];
   const summaryCount = state.pressure >= 3 ? 0 : s.summaryCount;
   const firstSummarised = state.condensed ? state.condensed.throughSeq + 1 : 1;

@@ -28,6 +28,16 @@ describe('L2 header lines', () => {
     expect(b.slice(0, 3)).toEqual(a.slice(0, 3));
     expect(h.render(records(10_000), 200).length).toBeLessThanOrEqual(200);
   });
+
+  it('stays within both its line and token budgets however long the session (a 10,000-exchange session)', () => {
+    const count = (s: string) => Math.ceil(s.length / 4);
+    for (const [n, maxHeaders] of [[3_200, 50], [10_000, 50], [10_000, 200], [777, 10]] as const) {
+      const lines = new HeaderLines().render(records(n), maxHeaders, maxHeaders * 12, count);
+      expect(lines.length).toBeLessThanOrEqual(maxHeaders);
+      expect(count(lines.join('\n'))).toBeLessThanOrEqual(maxHeaders * 12);
+      expect(lines[lines.length - 1]).toContain(`e${n} `);
+    }
+  });
 });
 
 describe('L4 reference index', () => {

@@ -1,4 +1,4 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { EngineSettings } from '../../shared/engineSettings';
 import type { ParsedSession } from '../../shared/sessionSchema';
@@ -17,7 +17,6 @@ import { ProgressBar } from './progress';
 import { formatScaling, formatTable, toRow } from './report';
 import type { ScalePoint } from './scaling';
 import { measureScale, stretchSession } from './scaling';
-import { statSync } from 'node:fs';
 
 export interface BenchArgs {
   sessions: string;
@@ -33,7 +32,13 @@ export interface BenchArgs {
  * and optionally every figure as JSON and a plot of one session.
  */
 export async function runBench(args: BenchArgs, out: (line: string) => void): Promise<void> {
-  const files = readdirSync(args.sessions).filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(args.sessions, f));
+  let names: string[];
+  try {
+    names = readdirSync(args.sessions);
+  } catch {
+    throw new StrataError(`Cannot read the sessions folder ${args.sessions}. Give a folder of .jsonl sessions with --sessions.`, 'usage');
+  }
+  const files = names.filter((f) => f.endsWith('.jsonl')).sort().map((f) => join(args.sessions, f));
   if (files.length === 0) throw new StrataError(`No .jsonl sessions in ${args.sessions}. Give a folder of sessions with --sessions.`, 'usage');
   const sessions = files.map((f) => ({ name: basename(f, '.jsonl'), session: readSessionFile(f) }));
   const tokenizer = createTiktokenTokenizer();
