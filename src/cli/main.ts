@@ -7,7 +7,7 @@ import { runReplay } from './replayCommand';
 
 const USAGE = `usage:
   strata replay <session.jsonl> [--dump <requests.jsonl>] [--window <tokens>] [--budget <tokens>] [--archive <file.sqlite>] [--quiet]
-  strata bench [--sessions <dir>] [--json <file>] [--plot <file.svg>] [--plot-session <name>] [--window <tokens>] [--budget <tokens>] [--scale 100,1000,10000 | --no-scale]`;
+  strata bench [--sessions <dir>] [--json <file>] [--plot <file.svg>] [--plot-session <name>] [--window <tokens>] [--budget <tokens>] [--scale 100,1000,10000 | --no-scale] [--set name=value,name=value (engine settings, e.g. workingMemoryMax=15)]`;
 
 /** Entry point of the `strata` bin: dispatches a subcommand, turns errors into readable messages. */
 async function main(argv: string[]): Promise<number> {
@@ -20,12 +20,12 @@ async function main(argv: string[]): Promise<number> {
     return totals.overBudget > 0 ? 1 : 0;
   }
   if (command === 'bench') {
-    const args = parseArgs(rest, { sessions: 'string', json: 'string', plot: 'string', 'plot-session': 'string', window: 'number', budget: 'number', scale: 'string', 'no-scale': 'boolean' });
+    const args = parseArgs(rest, { sessions: 'string', json: 'string', plot: 'string', 'plot-session': 'string', window: 'number', budget: 'number', scale: 'string', 'no-scale': 'boolean', set: 'string' });
     if (args.positional.length > 0) throw new StrataError(`bench takes no positional arguments.\n${USAGE}`, 'usage');
     const o = args.options;
     const scale = o['no-scale'] ? [] : (o.scale ?? '100,1000,10000').split(',').map((x) => Number(x.trim()));
     if (scale.some((n) => !Number.isInteger(n) || n <= 0)) throw new StrataError(`--scale takes positive whole numbers separated by commas, got '${o.scale}'.`, 'usage');
-    const settings = resolveEngineSettings({ ...(o.window !== undefined ? { contextWindow: o.window } : {}), ...(o.budget !== undefined ? { promptBudgetTokens: o.budget } : {}) });
+    const settings = resolveEngineSettings({ ...parseSet(o.set), ...(o.window !== undefined ? { contextWindow: o.window } : {}), ...(o.budget !== undefined ? { promptBudgetTokens: o.budget } : {}) });
     const sessions = o.sessions ?? join(__dirname, '..', '..', 'shared', 'data', 'sessions');
     await runBench({ sessions, scale, settings, ...(o.json ? { json: o.json } : {}), ...(o.plot ? { plot: o.plot } : {}), ...(o['plot-session'] ? { plotSession: o['plot-session'] } : {}) }, (line) => process.stdout.write(`${line}\n`));
     return 0;
@@ -35,6 +35,17 @@ async function main(argv: string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   throw new StrataError(`Unknown command '${command}'.\n${USAGE}`, 'usage');
+}
+
+/** `a=1,b=2` -> { a: 1, b: 2 } (numbers where they parse); the settings schema validates the rest. */
+function parseSet(spec: string | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const pair of (spec ?? '').split(',').filter(Boolean)) {
+    const [key, value] = pair.split('=');
+    if (!key || value === undefined) throw new StrataError(`--set takes name=value pairs separated by commas, got '${pair}'.`, 'usage');
+    out[key.trim()] = Number.isFinite(Number(value)) ? Number(value) : value;
+  }
+  return out;
 }
 
 main(process.argv.slice(2)).then(

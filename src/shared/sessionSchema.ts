@@ -1,140 +1,251 @@
 import { z } from 'zod';
-import type { ContentBlock, Message } from './messages';
+import type { ContentBlock, Message, TextBlock, ToolResultBlock } from './messages';
 import { StrataError } from './strataError';
 
-/** The first line of a session file; every field is optional. */
-export const sessionMetaSchema = z
-  .object({
-    source: z.string().optional(),
-    agent: z.string().optional(),
-    model: z.string().optional(),
-    system: z.string().nullable().optional(),
-  })
-  .passthrough();
+/** What a session file must look like; quoted in every format error. */
+const EXPECTED_FORMAT =
+  'Expected JSON Lines: line 1 {"meta": {...}} (optional), then one Anthropic message per line, ' +
+  '{"role": "user" | "assistant", "content": [text / tool_use / tool_result blocks]}.';
 
-export type SessionMeta = { model?: string; agent?: string; system?: string | null; [key: string]: unknown };
+/** Characters of a tool output sampled for control characters; NULs are searched everywhere. */
+const BINARY_SAMPLE_CHARS = 65_536;
 
-const textBlock = z.object({ type: z.literal('text'), text: z.string() });
-const toolUseBlock = z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() });
-const toolResultBlock = z.object({
+const optionalText = z.string().optional().catch(undefined);
+
+/** Line 1 of a session file. Unknown fields are kept; a `system` of text blocks is joined. */
+export const sessionMetaSchema = z.looseObject({
+  source: optionalText,
+  agent: optionalText,
+  model: optionalText,
+  session_id: optionalText,
+  system: z
+    .union([z.string(), z.array(z.looseObject({ text: z.string() }))])
+    .nullish()
+    .catch(undefined)
+    .transform((s) => (Array.isArray(s) ? s.map((b) => b.text).join('\n') : (s ?? undefined))),
+});
+
+/** Session meta with every field optional (a file without a meta line gets `{}`). */
+export interface SessionMeta {
+  source?: string;
+  agent?: string;
+  model?: string;
+  session_id?: string;
+  /** The agent's system prompt, when the source recorded one. */
+  system?: string;
+  [key: string]: unknown;
+}
+
+const textBlockSchema = z.object({ type: z.literal('text'), text: z.string() });
+
+const toolUseBlockSchema = z.object({
+  type: z.literal('tool_use'),
+  id: z.string(),
+  name: z.string(),
+  input: z.unknown().transform((v) => v ?? {}),
+});
+
+/** Parts of a tool result: text kept, anything else (images...) becomes a one-line placeholder. */
+const resultPartSchema = z.looseObject({ type: z.string(), text: z.unknown() }).transform(
+  (p): TextBlock => ({ type: 'text', text: p.type === 'text' && typeof p.text === 'string' ? p.text : `[unsupported block: ${p.type}]` }),
+);
+
+const toolResultBlockSchema = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string(),
-  content: z.union([z.string(), z.array(z.object({ type: z.string(), text: z.string().optional() }).passthrough())]).optional(),
+  content: z.union([z.string(), z.array(resultPartSchema)]).optional(),
   is_error: z.boolean().optional(),
 });
-const anyBlock = z.object({ type: z.string() }).passthrough();
-const messageSchema = z.object({
-  role: z.enum(['user', 'assistant']),
-  content: z.union([z.string(), z.array(anyBlock)]),
+
+const KNOWN_BLOCKS = { text: textBlockSchema, tool_use: toolUseBlockSchema, tool_result: toolResultBlockSchema };
+
+function isKnownType(type: string): type is keyof typeof KNOWN_BLOCKS {
+  return Object.hasOwn(KNOWN_BLOCKS, type);
+}
+
+/** One content block; a block of an unknown type becomes `[unsupported block: <type>]` text. */
+export const contentBlockSchema = z.looseObject({ type: z.string() }).transform((raw, ctx): ContentBlock => {
+  if (!isKnownType(raw.type)) return { type: 'text', text: `[unsupported block: ${raw.type}]` };
+  const parsed = KNOWN_BLOCKS[raw.type].safeParse(raw);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    return z.NEVER;
+  }
+  const block = parsed.data;
+  if (block.type !== 'tool_result') return block;
+  const result: ToolResultBlock = { type: 'tool_result', tool_use_id: block.tool_use_id, content: block.content ?? '' };
+  if (block.is_error !== undefined) result.is_error = block.is_error;
+  return result;
 });
 
+/** One message line; string content becomes a single text block. */
+export const messageSchema = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.union([z.string().transform((text): ContentBlock[] => [{ type: 'text', text }]), z.array(contentBlockSchema)]),
+});
+
+/** A session file read and checked: problems are what was skipped or repaired, one line each. */
 export interface ParsedSession {
   meta: SessionMeta;
   messages: Message[];
-  /** Lines skipped or repaired, as "<file>:<line>: <what>"; the run goes on. */
   problems: string[];
 }
 
-const EXPECTED = 'JSON Lines: an optional {"meta": {...}} line, then one Anthropic Messages API message ({"role", "content"}) per line';
-
 /**
- * Parses a session file's text. Empty or unrecognisable files throw a StrataError naming the
- * file and the expected format; a bad line in the middle is skipped and reported.
+ * Parses a session file's text (see EXPECTED_FORMAT). Throws StrataError 'session_empty' or
+ * 'session_format' when the file is unusable; a bad later line is skipped and reported. Linear.
  */
 export function parseSessionText(text: string, sourceName: string): ParsedSession {
-  const lines = text.split('\n');
+  const lines = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split('\n');
+  const first = lines.findIndex((l) => l.trim() !== '');
+  if (first === -1) throw new StrataError(`Session file ${sourceName} is empty. ${EXPECTED_FORMAT}`, 'session_empty');
   const problems: string[] = [];
   const messages: Message[] = [];
+  const lineNumbers: number[] = [];
   let meta: SessionMeta = {};
-  let sawContent = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.trim();
-    if (line.length === 0) continue;
+  for (let i = first; i < lines.length; i++) {
+    const line = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
+    if (line.trim() === '') continue;
     const where = `${sourceName}:${i + 1}`;
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch {
-      if (!sawContent) throw new StrataError(`${where} is not a session file line (not JSON). Expected ${EXPECTED}.`, 'session_format');
-      problems.push(`${where}: not valid JSON; line skipped`);
+    const json = parseJson(line);
+    if (i === first && json.ok && isMetaLine(json.value)) {
+      meta = withoutUndefined(sessionMetaSchema.parse(json.value.meta));
       continue;
     }
-    if (!sawContent && json && typeof json === 'object' && 'meta' in json) {
-      const parsed = sessionMetaSchema.safeParse((json as { meta: unknown }).meta);
-      if (parsed.success) meta = parsed.data as SessionMeta;
-      else problems.push(`${where}: meta line not understood; defaults used`);
-      sawContent = true;
+    const parsed = json.ok ? messageSchema.safeParse(json.value) : undefined;
+    if (!parsed?.success) {
+      const what = json.ok ? `not a message (${describeIssue(parsed?.error)})` : `not valid JSON (${json.error})`;
+      if (i === first) throw new StrataError(`Session file ${sourceName}: line ${i + 1} is neither a meta line nor a message: ${what}. ${EXPECTED_FORMAT}`, 'session_format');
+      problems.push(`${where}: ${what}; line skipped`);
       continue;
     }
-    const parsed = messageSchema.safeParse(json);
-    if (!parsed.success) {
-      if (!sawContent) throw new StrataError(`${where} is neither a meta line nor a message. Expected ${EXPECTED}.`, 'session_format');
-      problems.push(`${where}: not a message (${parsed.error.issues[0]?.message ?? 'invalid'}); line skipped`);
-      continue;
-    }
-    sawContent = true;
-    const content = toBlocks(parsed.data.content, where, problems);
+    const message = cleanMessage(parsed.data, where, problems);
+    if (!message) continue;
     const previous = messages[messages.length - 1];
-    if (previous && previous.role === parsed.data.role) {
-      previous.content.push(...content);
-      problems.push(`${where}: second ${parsed.data.role} message in a row; merged into the previous one`);
-    } else {
-      messages.push({ role: parsed.data.role, content });
+    if (previous && previous.role === message.role) {
+      previous.content.push(...message.content);
+      problems.push(`${where}: second ${message.role} message in a row (previous on line ${lineNumbers[lineNumbers.length - 1]}); merged into it`);
+      continue;
     }
+    messages.push(message);
+    lineNumbers.push(i + 1);
   }
-  if (!sawContent) throw new StrataError(`${sourceName} is empty. Expected ${EXPECTED}.`, 'session_empty');
   return { meta, messages, problems };
 }
 
-function toBlocks(content: string | Array<{ type: string }>, where: string, problems: string[]): ContentBlock[] {
-  if (typeof content === 'string') return [{ type: 'text', text: content }];
-  const blocks: ContentBlock[] = [];
-  for (const raw of content) {
-    const text = textBlock.safeParse(raw);
-    if (text.success) {
-      blocks.push(text.data);
-      continue;
-    }
-    const use = toolUseBlock.safeParse(raw);
-    if (use.success) {
-      blocks.push({ type: 'tool_use', id: use.data.id, name: use.data.name, input: use.data.input ?? {} });
-      continue;
-    }
-    const result = toolResultBlock.safeParse(raw);
-    if (result.success) {
-      const body = typeof result.data.content === 'string' ? result.data.content : (result.data.content ?? []).map((b) => b.text ?? `[${b.type} block]`).join('\n');
-      const safe = binaryPlaceholder(body);
-      if (safe !== body) problems.push(`${where}: binary tool output replaced by a placeholder`);
-      blocks.push({ type: 'tool_result', tool_use_id: result.data.tool_use_id, content: safe, ...(result.data.is_error ? { is_error: true } : {}) });
-      continue;
-    }
-    blocks.push({ type: 'text', text: `[unsupported block: ${raw.type}]` });
-    problems.push(`${where}: unsupported ${raw.type} block kept as a placeholder`);
-  }
-  return blocks;
-}
-
-/** Tool output that looks binary (NUL bytes, or over 10% control characters in its start) is not shown. */
-export function binaryPlaceholder(text: string): string {
-  if (text.length === 0) return text;
-  const sample = text.slice(0, 8_192);
-  let control = 0;
-  for (let i = 0; i < sample.length; i++) {
-    const c = sample.charCodeAt(i);
-    if (c === 0) return `[binary output: ${new TextEncoder().encode(text).length} bytes, not shown]`;
-    if (c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 27) control += 1;
-  }
-  return control > sample.length / 10 ? `[binary output: ${new TextEncoder().encode(text).length} bytes, not shown]` : text;
-}
-
-/** Decodes file bytes as UTF-8, reporting (not failing on) invalid sequences. */
+/**
+ * Decodes a session file's bytes as UTF-8. Invalid bytes become U+FFFD and are reported once
+ * (a U+FFFD that was really in the file is not a problem). A leading BOM is dropped.
+ */
 export function decodeSessionBytes(bytes: Uint8Array, sourceName: string): { text: string; problems: string[] } {
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  const replaced = text.indexOf('\uFFFD');
+  if (replaced === -1) return { text, problems: [] };
   try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), problems: [] };
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return { text, problems: [] };
   } catch {
-    return {
-      text: new TextDecoder('utf-8', { fatal: false }).decode(bytes),
-      problems: [`${sourceName}: invalid UTF-8; the bad bytes were replaced by U+FFFD`],
-    };
+    const line = countLines(text, replaced);
+    return { text, problems: [`${sourceName}: invalid UTF-8 bytes were replaced by U+FFFD (first replacement character on line ${line})`] };
   }
+}
+
+/**
+ * The message with binary-looking tool outputs replaced by a placeholder and empty text blocks
+ * dropped; undefined (with a problem) when nothing is left.
+ */
+function cleanMessage(message: Message, where: string, problems: string[]): Message | undefined {
+  const content: ContentBlock[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text' && block.text === '') continue;
+    if (block.type !== 'tool_result') {
+      content.push(block);
+      continue;
+    }
+    const texts = typeof block.content === 'string' ? [block.content] : block.content.map((b) => b.text);
+    if (!texts.some(looksBinary)) {
+      content.push(block);
+      continue;
+    }
+    const bytes = texts.reduce((n, t) => n + utf8Length(t), 0);
+    problems.push(`${where}: tool result ${block.tool_use_id} looks binary (${bytes} bytes); replaced by a placeholder`);
+    content.push({ ...block, content: `[binary output: ${bytes} bytes, not shown]` });
+  }
+  if (content.length === 0) {
+    problems.push(`${where}: message has no content; line skipped`);
+    return undefined;
+  }
+  return { role: message.role, content };
+}
+
+/** NUL anywhere, or more than 10% control characters (tab, newline, CR and ESC excepted) in a sample. */
+function looksBinary(text: string): boolean {
+  if (text.indexOf('\u0000') !== -1) return true;
+  const end = Math.min(text.length, BINARY_SAMPLE_CHARS);
+  if (end === 0) return false;
+  let control = 0;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if ((c < 32 && c !== 9 && c !== 10 && c !== 13 && c !== 27) || c === 127 || c === 0xfffd) control += 1;
+  }
+  return control * 10 > end;
+}
+
+/** UTF-8 byte length without allocating an encoded copy. */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      bytes += 4;
+      i += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+function countLines(text: string, end: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) line += 1;
+  return line;
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function isMetaLine(value: unknown): value is { meta: Record<string, unknown> } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || 'role' in value) return false;
+  const meta = (value as { meta?: unknown }).meta;
+  return typeof meta === 'object' && meta !== null && !Array.isArray(meta);
+}
+
+function parseJson(line: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(line) as unknown };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message.slice(0, 120) : String(error) };
+  }
+}
+
+function describeIssue(error: z.ZodError | undefined): string {
+  const issue = error?.issues[0];
+  if (!issue) return 'unknown shape';
+  const { path, message } = deepestIssue(issue);
+  return `${path.length > 0 ? `${path.join('.')}: ` : ''}${message}`.slice(0, 160);
+}
+
+/** For a failed union (string or blocks...), the branch that got furthest says what is wrong. */
+function deepestIssue(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: string } {
+  if (issue.code !== 'invalid_union') return { path: issue.path, message: issue.message };
+  let best = { path: issue.path, message: issue.message };
+  for (const branch of issue.errors) {
+    const first = branch[0];
+    if (!first) continue;
+    const inner = deepestIssue(first);
+    if (inner.path.length > 0 && issue.path.length + inner.path.length > best.path.length) best = { path: [...issue.path, ...inner.path], message: inner.message };
+  }
+  return best;
 }

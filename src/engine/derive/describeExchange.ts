@@ -1,110 +1,348 @@
-import type { ContentBlock } from '../../shared/messages';
-import { toolResultText } from '../../shared/messages';
+import type { Message, ToolResultBlock, ToolUseBlock } from '../../shared/messages';
 import type { Exchange } from '../exchange';
 import { exchangeId } from '../exchange';
 import { trimToTokens } from '../text/trimToBudget';
-import { describeCall } from '../toolOutput';
-import { extractEntities } from './entities';
+import { exchangeEntities, extractEntities, headTail, isFilePath } from './entities';
 
-const HEAD_CHARS = 2_000;
-const ERROR_SIGNAL = /\b(error|exception|traceback|failed|failure|fatal|panic)\b|exit code [1-9]|<returncode>[1-9]/i;
-
-/** How an exchange ended, from its tool results and its answer. */
+/** How an exchange ended: its inputs failed, it asks the user, tools ran fine, or a plain answer. */
 export type Outcome = 'ok' | 'error' | 'asked' | 'done';
 
-export function outcomeOf(exchange: Exchange): Outcome {
-  const results = exchange.input.content.filter((b) => b.type === 'tool_result');
-  if (results.some((b) => b.type === 'tool_result' && (b.is_error || ERROR_SIGNAL.test(toolResultText(b).slice(0, HEAD_CHARS))))) return 'error';
-  const uses = exchange.output.content.filter((b) => b.type === 'tool_use');
-  if (uses.length > 0) return 'ok';
-  const text = answerText(exchange).trim();
-  return text.endsWith('?') ? 'asked' : 'done';
-}
+/** Characters of the answer's text read for topic, sentences and questions. */
+const TEXT_HEAD = 4_000;
+/** Head and tail of each tool output searched for failure signs. */
+const RESULT_HEAD = 8_000;
+const RESULT_TAIL = 8_000;
+/** Blocks of one message looked at; answers with hundreds of tool calls are described by their first ones. */
+const MAX_BLOCKS = 64;
 
-/** `e12 09:14 Edit parser.ts [parseLine] → ok`, shortened until it fits `maxTokens`. */
+const FAILURE_LINE =
+  /^(?:Traceback \(most recent call last\)|FAILED |ERROR |npm ERR!|error(?:\[E\d{4}\]| TS\d{4,5})|fatal: |panic: |(?:[\w.]{1,80}\.)?[A-Z]\w{0,40}(?:Error|Exception)(?::|$))/m;
+const EXIT_CODE = /<returncode>(-?\d{1,4})<\/returncode>|^Exit code (-?\d{1,4})/m;
+/** User-side blocks Claude Code records around local commands; not the user's request. */
+const LOCAL_COMMAND_NOISE = /^(?:Caveat:|<returncode>|\s*<(?:command-name|command-message|command-args|local-command-stdout|local-command-stderr|bash-input|bash-stdout|bash-stderr|system-reminder)>)/;
+const TEST_TALLY = /\b\d{1,6} (?:failed|passed|errors?)(?:, \d{1,6} \w{1,12}){0,5} in \d{1,6}(?:\.\d{1,3})?s\b/;
+
+/**
+ * One line `e<seq> HH:MM <topic> [<entities>] → <outcome>` (time in UTC), shortened (entities, the
+ * `Bash` before a command, the topic's target, the time) until `count(line) <= maxTokens`. Bounded reads.
+ */
 export function deriveHeader(exchange: Exchange, count: (s: string) => number, maxTokens = 12): string {
-  const time = new Date(exchange.createdAt).toISOString().slice(11, 16);
-  const topic = topicOf(exchange);
-  const entities = extractEntities(answerText(exchange).slice(0, HEAD_CHARS)).symbols.slice(0, 2);
-  const outcome = outcomeOf(exchange);
   const id = exchangeId(exchange.seq);
-  const candidates = [
-    `${id} ${time} ${topic}${entities.length ? ` [${entities.join(', ')}]` : ''} → ${outcome}`,
-    `${id} ${time} ${topic} → ${outcome}`,
-  ];
-  for (const line of candidates) if (count(line) <= maxTokens) return line;
-  const fixed = `${id} ${time}  → ${outcome}`;
-  const room = Math.max(1, maxTokens - count(fixed));
-  const short = trimToTokens(topic, room, count);
-  const line = `${id} ${time} ${short} → ${outcome}`;
-  return count(line) <= maxTokens ? line : trimToTokens(`${id} ${short}`, maxTokens, count);
+  const time = clockTime(exchange.createdAt);
+  const topic = topicOf(exchange);
+  const tail = ` → ${outcomeOf(exchange)}`;
+  const fits = (line: string) => count(line) <= maxTokens;
+  const entities = headerEntities(exchange, topic);
+  for (let n = entities.length; n >= 0; n--) {
+    const line = `${id} ${time} ${topic}${n > 0 ? ` [${entities.slice(0, n).join(', ')}]` : ''}${tail}`;
+    if (fits(line)) return line;
+  }
+  const shell = /^(?:bash|shell|sh) (?=\S)/i.exec(topic);
+  if (shell && fits(`${id} ${time} ${topic.slice(shell[0].length)}${tail}`)) return `${id} ${time} ${topic.slice(shell[0].length)}${tail}`;
+  const space = topic.indexOf(' ');
+  const action = space === -1 ? topic : topic.slice(0, space);
+  const target = space === -1 ? '' : topic.slice(space + 1);
+  let lo = 0;
+  let hi = target.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(`${id} ${time} ${action} ${clip(target, mid)}${tail}`)) lo = mid;
+    else hi = mid - 1;
+  }
+  if (lo >= 4) return `${id} ${time} ${action} ${clip(target, lo)}${tail}`;
+  for (const line of [`${id} ${time} ${action}${tail}`, `${id} ${action}${tail}`, `${id}${tail}`]) if (fits(line)) return line;
+  return trimToTokens(`${id}${tail}`, maxTokens, count);
 }
 
 /**
- * Up to `maxTokens`: what the answer said, the code changes, the commands and their outcome,
- * open questions; always ends with `retrievable: eN`.
+ * What the exchange did, within `maxTokens`: the user's request, what the answer said, files
+ * changed (with edited symbols), commands run, results seen, open questions, then
+ * `retrievable: e<seq>`. Sentences are trimmed first, then the least important parts dropped.
  */
 export function deriveSummary(exchange: Exchange, count: (s: string) => number, maxTokens = 120): string {
-  const id = exchangeId(exchange.seq);
-  const suffix = ` (retrievable: ${id})`;
-  const said = firstSentences(answerText(exchange), 2);
-  const actions = exchange.output.content.filter((b) => b.type === 'tool_use').map((b) => actionLine(b, exchange.input.content));
-  const questions = sentences(answerText(exchange)).filter((s) => s.endsWith('?')).slice(0, 2);
-  const parts = [
-    said ? `said: ${said}` : '',
-    actions.length ? `did: ${actions.join('; ')}` : '',
-    questions.length ? `open: ${questions.join(' ')}` : '',
-  ].filter(Boolean);
-  const body = `${id}: ${parts.join(' | ') || 'no text'}`;
-  const room = maxTokens - count(suffix);
-  return `${trimToTokens(body, Math.max(1, room), count)}${suffix}`;
+  const suffix = `retrievable: ${exchangeId(exchange.seq)}`;
+  const parts = summaryParts(exchange);
+  const render = (kept: SummaryPart[], compact: boolean) => [...kept.map((p) => p.text(compact)).filter((t) => t !== ''), suffix].join(' ');
+  for (const compact of [false, true]) {
+    const line = render(parts, compact);
+    if (count(line) <= maxTokens) return line;
+  }
+  const byRank = [...parts].sort((a, b) => a.rank - b.rank);
+  while (byRank.length > 1) {
+    byRank.shift();
+    const kept = parts.filter((p) => byRank.includes(p));
+    const line = render(kept, true);
+    if (count(line) <= maxTokens) return line;
+  }
+  const best = byRank[0]?.text(true) ?? '';
+  for (let room = maxTokens - count(suffix) - 1; room > 0; room--) {
+    const line = `${trimToTokens(best, room, count)} ${suffix}`;
+    if (best !== '' && count(line) <= maxTokens) return line;
+  }
+  return count(suffix) <= maxTokens ? suffix : trimToTokens(suffix, maxTokens, count);
+}
+
+/** `error` if a tool result failed, `asked` if the answer ends on a question without tools, `ok` if tools ran, else `done`. */
+export function outcomeOf(exchange: Exchange): Outcome {
+  return outcomeFrom(exchange, resultFacts(exchange));
+}
+
+function outcomeFrom(exchange: Exchange, results: ResultFact[]): Outcome {
+  if (results.some((r) => r.failed)) return 'error';
+  const usesTools = exchange.output.content.some((b) => b.type === 'tool_use') || commandsRun(exchange.output).length > 0;
+  if (!usesTools && answerText(exchange).trimEnd().endsWith('?')) return 'asked';
+  return usesTools || exchange.input.content.some((b) => b.type === 'tool_result') ? 'ok' : 'done';
+}
+
+interface SummaryPart {
+  /** Higher survives longer when the summary has to shrink. */
+  rank: number;
+  text: (compact: boolean) => string;
+}
+
+function summaryParts(exchange: Exchange): SummaryPart[] {
+  const parts: SummaryPart[] = [];
+  const said = sentencesOf(answerText(exchange)).filter((s) => !s.endsWith('?'));
+  const questions = sentencesOf(answerText(exchange)).filter((s) => s.endsWith('?'));
+  const request = userRequest(exchange);
+  const changes = editedChanges(exchange.output);
+  const commands = commandsRun(exchange.output);
+  const results = resultFacts(exchange);
+  const used = exchange.output.content.slice(0, MAX_BLOCKS).flatMap((b) => (b.type === 'tool_use' && !isCommandOrEdit(b) ? [callLabel(b)] : []));
+  const asked = outcomeFrom(exchange, results) === 'asked';
+  if (request.length > 0) parts.push({ rank: 2, text: (c) => `User: ${clip(request.slice(0, c ? 1 : 2).join(' '), c ? 120 : 280)}` });
+  if (results.length > 0) parts.push({ rank: 5, text: (c) => `Results: ${describeResults(results, c)}.` });
+  if (said.length > 0) parts.push({ rank: 4, text: (c) => `Said: ${clip(said.slice(0, c ? 1 : 2).join(' '), c ? 160 : 320)}` });
+  if (changes.length > 0) parts.push({ rank: 6, text: (c) => `Changed: ${listed(changes, c ? 3 : 6)}.` });
+  if (used.length > 0) parts.push({ rank: 3, text: (c) => `Used: ${listed(used, c ? 2 : 4)}.` });
+  if (commands.length > 0) parts.push({ rank: 3, text: (c) => `Ran: ${listed(commands.map((cmd) => clip(cmd, c ? 40 : 80)), c ? 2 : 4)}.` });
+  if (questions.length > 0) parts.push({ rank: asked ? 7 : 1, text: (c) => `Open: ${clip(questions.slice(0, c ? 1 : 2).join(' '), c ? 160 : 320)}` });
+  if (parts.length === 0) parts.push({ rank: 1, text: () => '(no text)' });
+  return parts;
+}
+
+/** A tool result's head and tail, without joining or copying a huge output first. */
+function boundedResultText(block: ToolResultBlock): string {
+  const parts = typeof block.content === 'string' ? [block.content] : block.content.map((b) => b.text);
+  return headTail(parts.map((t) => headTail(t, RESULT_HEAD, RESULT_TAIL)).join('\n'), RESULT_HEAD, RESULT_TAIL);
+}
+
+interface ResultFact {
+  failed: boolean;
+  details: string[];
+}
+
+/** What the tool outputs in the input say: failed or not, exit code, failing tests, error signatures, test tallies. */
+function resultFacts(exchange: Exchange): ResultFact[] {
+  const facts: ResultFact[] = [];
+  for (const block of exchange.input.content.slice(0, MAX_BLOCKS)) {
+    const text = block.type === 'tool_result' ? boundedResultText(block) : block.type === 'text' && block.text.startsWith('<returncode>') ? headTail(block.text, RESULT_HEAD, RESULT_TAIL) : undefined;
+    if (text === undefined) continue;
+    const exit = EXIT_CODE.exec(text);
+    const code = exit ? Number(exit[1] ?? exit[2]) : undefined;
+    const failed = (block.type === 'tool_result' && block.is_error === true) || (code !== undefined && code !== 0) || FAILURE_LINE.test(text);
+    const details: string[] = [];
+    if (code !== undefined && code !== 0) details.push(`exit ${code}`);
+    const tally = TEST_TALLY.exec(text.slice(-RESULT_TAIL));
+    if (tally) details.push(tally[0]);
+    if (failed) details.push(...extractEntities(text).errors.slice(0, 3));
+    facts.push({ failed, details });
+  }
+  return facts;
+}
+
+function describeResults(results: ResultFact[], compact: boolean): string {
+  const failed = results.filter((r) => r.failed);
+  const ok = results.length - failed.length;
+  const counts = [ok > 0 ? `${ok} ok` : '', failed.length > 0 ? `${failed.length} failed` : ''].filter(Boolean).join(', ');
+  const all = [...new Set((failed.length > 0 ? failed : results).flatMap((r) => r.details))];
+  const details = all.filter((d) => !all.some((other) => other.startsWith(`${d}: `))).slice(0, compact ? 2 : 4);
+  return details.length > 0 ? `${counts} (${details.map((d) => clip(d, compact ? 60 : 80)).join('; ')})` : counts;
 }
 
 function topicOf(exchange: Exchange): string {
-  const uses = exchange.output.content.filter((b) => b.type === 'tool_use');
+  const uses = exchange.output.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
   if (uses.length > 0) {
-    const first = uses[0]!;
-    const desc = first.type === 'tool_use' ? shortCall(first.name, first.input) : '';
-    return uses.length > 1 ? `${desc} +${uses.length - 1}` : desc;
+    const main = [...uses].sort((a, b) => actionRank(b) - actionRank(a))[0]!;
+    return `${callLabel(main)}${uses.length > 1 ? ` +${uses.length - 1}` : ''}`;
   }
-  const words = answerText(exchange).trim().split(/\s+/).slice(0, 5).join(' ');
-  return words || 'answer';
+  const commands = commandsRun(exchange.output);
+  if (commands.length > 0) return `bash ${commandLabel(commands[0]!)}`;
+  const first = sentencesOf(answerText(exchange))[0];
+  return first ? first.replace(/[*_#`>[\]]/g, '').split(' ').filter(Boolean).slice(0, 6).join(' ') : '(no answer)';
 }
 
-/** `Edit parser.ts`, `Bash pytest -x`: the tool and the last path segment or first words. */
-function shortCall(name: string, input: unknown): string {
-  const args = (input ?? {}) as Record<string, unknown>;
-  const path = args.file_path ?? args.path ?? args.notebook_path;
-  if (typeof path === 'string') return `${name} ${path.split('/').pop()}`;
-  const command = args.command ?? args.pattern ?? args.query ?? args.description;
-  if (typeof command === 'string') return `${name} ${command.trim().split(/\s+/).slice(0, 3).join(' ')}`;
-  return name;
+function isCommandOrEdit(use: ToolUseBlock): boolean {
+  return EDIT_TOOLS.has(use.name.toLowerCase()) || typeof (use.input as { command?: unknown } | null)?.command === 'string';
 }
 
-function actionLine(use: ContentBlock, inputs: ContentBlock[]): string {
-  if (use.type !== 'tool_use') return '';
-  const result = inputs.find((b) => b.type === 'tool_result' && b.tool_use_id === use.id);
-  const call = describeCall({ name: use.name, input: use.input });
-  if (!result || result.type !== 'tool_result') return call;
-  const text = toolResultText(result);
-  const errors = extractEntities(text.slice(0, HEAD_CHARS)).errors;
-  const lines = text.length === 0 ? 0 : text.split('\n').length;
-  const status = result.is_error || errors.length ? `error ${errors[0] ?? ''}`.trim() : `${lines} lines`;
-  return `${call} → ${status}`;
+/** Edits matter most, then commands, then the rest. */
+function actionRank(use: ToolUseBlock): number {
+  return EDIT_TOOLS.has(use.name.toLowerCase()) ? 2 : isCommandOrEdit(use) ? 1 : 0;
+}
+
+/** `Edit parser.ts`, `Bash pytest`, `Grep parseLine`, `WebFetch docs.python.org`. */
+function callLabel(use: ToolUseBlock): string {
+  const input = (typeof use.input === 'object' && use.input !== null ? use.input : {}) as Record<string, unknown>;
+  const path = input.file_path ?? input.notebook_path ?? input.path;
+  if (typeof path === 'string' && path !== '') return `${use.name} ${basename(path)}`;
+  if (typeof input.command === 'string') return `${use.name} ${commandLabel(input.command)}`;
+  if (typeof input.url === 'string') return `${use.name} ${input.url.replace(/^\w+:\/\//, '').split('/')[0] ?? ''}`.trimEnd();
+  const words = input.pattern ?? input.query ?? input.description;
+  return typeof words === 'string' ? `${use.name} ${clip(words.split(/\s+/).slice(0, 3).join(' '), 30)}` : use.name;
+}
+
+/** Entities of the answer alone (its tool arguments and text): what this exchange acted on. */
+function headerEntities(exchange: Exchange, topic: string): string[] {
+  const entities = exchangeEntities({ ...exchange, input: { role: 'user', content: [] } });
+  const names = [...entities.files.map(basename), ...entities.symbols];
+  return [...new Set(names)].filter((n) => !topic.includes(n)).slice(0, 2);
+}
+
+/** The user's words in the input, without tags and Claude Code's local-command caveats. */
+function userRequest(exchange: Exchange): string[] {
+  for (const block of exchange.input.content) {
+    if (block.type !== 'text' || LOCAL_COMMAND_NOISE.test(block.text)) continue;
+    const sentences = sentencesOf(block.text.slice(0, TEXT_HEAD).replace(/<[^<>\n]{1,80}>/g, ' '));
+    if (sentences.length > 0) return sentences.slice(0, 2);
+  }
+  return [];
 }
 
 function answerText(exchange: Exchange): string {
-  return exchange.output.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+  let text = '';
+  for (const block of exchange.output.content) {
+    if (block.type === 'text') text += `${block.text.slice(0, TEXT_HEAD - text.length)}\n`;
+    if (text.length >= TEXT_HEAD) break;
+  }
+  return text;
 }
 
-function sentences(text: string): string[] {
+/** Sentences of the first TEXT_HEAD characters, fenced code dropped, whitespace collapsed. */
+function sentencesOf(text: string): string[] {
   return text
-    .slice(0, HEAD_CHARS)
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+    .slice(0, TEXT_HEAD)
+    .replace(/```[^]*?(?:```|$)/g, ' ')
+    .split(/(?<=[.!?:])\s+|\n+/)
+    .map((s) => s.replace(/\s+/g, ' ').trim())
+    .filter((s) => s.length > 1 && !isFilePath(s));
 }
 
-function firstSentences(text: string, n: number): string {
-  return sentences(text).slice(0, n).join(' ');
+function listed(items: string[], max: number): string {
+  return items.length <= max ? items.join('; ') : `${items.slice(0, max).join('; ')}; +${items.length - max} more`;
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}
+
+function basename(path: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  return trimmed.slice(trimmed.lastIndexOf('/') + 1) || trimmed;
+}
+
+function clockTime(ms: number): string {
+  return Number.isFinite(ms) ? new Date(ms).toISOString().slice(11, 16) : '--:--';
+}
+
+const EDIT_TOOLS = new Set(['edit', 'multiedit', 'write', 'notebookedit', 'str_replace_editor']);
+const DEFINITION = /\b(?:function|def|class|interface|type|enum|struct|trait|fn|func|const|let)\s{1,4}([A-Za-z_$][\w$]{1,60})/g;
+const REDIRECT = /(?:^|[^>\d&])>{1,2}\s{0,4}([\w./~-]{1,200}\.[A-Za-z0-9]{1,8})(?![\w.])/;
+/** Segments that only set up the shell, and prefixes that only wrap the real program. */
+const SETUP_PROGRAMS = new Set(['cd', 'source', '.', 'export', 'set', 'pushd', 'popd', 'ulimit', 'unset']);
+const WRAPPERS = new Set(['sudo', 'time', 'env', 'timeout', 'nohup', 'exec', 'nice']);
+const SUBCOMMAND_PROGRAMS = new Set(['git', 'npm', 'yarn', 'pnpm', 'bun', 'cargo', 'go', 'docker', 'kubectl', 'gh', 'pip', 'pip3', 'make']);
+const RUNNERS = new Set(['npx', 'uv', 'poetry', 'pipenv', 'hatch', 'pdm']);
+
+/** Shell commands of an answer: `command` tool inputs, or fenced bash blocks when it has no tool calls. */
+function commandsRun(answer: Message): string[] {
+  const commands: string[] = [];
+  for (const block of answer.content.slice(0, MAX_BLOCKS)) {
+    const command = block.type === 'tool_use' ? (block.input as { command?: unknown } | null)?.command : undefined;
+    if (typeof command === 'string') commands.push(oneLine(command));
+  }
+  if (answer.content.some((b) => b.type === 'tool_use')) return commands;
+  for (const block of answer.content.slice(0, MAX_BLOCKS)) if (block.type === 'text') commands.push(...fencedShell(block.text.slice(0, TEXT_HEAD * 4)));
+  return commands;
+}
+
+/** Bodies of ```bash / ```sh blocks (mini-swe-agent's way of running commands), by indexOf: linear. */
+function fencedShell(text: string): string[] {
+  const found: string[] = [];
+  for (let open = text.indexOf('```'); open !== -1; open = text.indexOf('```', open + 3)) {
+    const newline = text.indexOf('\n', open);
+    const close = newline === -1 ? -1 : text.indexOf('```', newline);
+    if (close === -1) break;
+    const body = text.slice(newline + 1, close).trim();
+    if (/^(?:bash|sh|shell|console)?\s*$/.test(text.slice(open + 3, newline)) && body !== '') found.push(oneLine(body));
+    open = close;
+  }
+  return found;
+}
+
+/** `pytest`, `git diff`, `python reproduce.py`, `sed base.py`: the program that matters in a command line. */
+function commandLabel(command: string): string {
+  for (const segment of command.slice(0, 400).split(/&&|\|\||;|\||\n/)) {
+    const words = segment.replace(/^[\s({]+|[\s)}]+$/g, '').split(/\s+/).filter((w) => !/^\w+=/.test(w));
+    while (words.length > 0 && (WRAPPERS.has(words[0]!) || /^\d+[smh]?$/.test(words[0]!))) words.shift();
+    const program = basename(words[0] ?? '');
+    if (!program || SETUP_PROGRAMS.has(program)) continue;
+    const rest = words.slice(1).filter((w) => !w.startsWith('-'));
+    if (/^python[\d.]*$/.test(program)) {
+      if (words[1] === '-m' && words[2]) return words[2];
+      return words[1] === '-c' ? `${program} -c` : rest[0] ? `${program} ${basename(rest[0])}` : program;
+    }
+    if (RUNNERS.has(program)) return commandLabel(words.slice(words[1] === 'run' ? 2 : 1).join(' ')) || program;
+    if (SUBCOMMAND_PROGRAMS.has(program) && rest[0]) return `${program} ${rest[0]}`;
+    const file = rest.find((w) => isFilePath(w.replace(/^['"]|['"]$/g, '')));
+    return file ? `${program} ${basename(file.replace(/^['"]|['"]$/g, ''))}` : program;
+  }
+  return 'shell';
+}
+
+/** Files the answer changed, with the symbols its edits define or touch: `edited src/a.ts (parseLine)`. */
+function editedChanges(answer: Message): string[] {
+  const files = new Map<string, { verb: string; symbols: Set<string> }>();
+  const note = (path: string, verb: string, texts: string[]) => {
+    const entry = files.get(path) ?? { verb, symbols: new Set<string>() };
+    if (verb === 'edited') entry.verb = verb;
+    for (const s of editedSymbols(texts)) entry.symbols.add(s);
+    files.set(path, entry);
+  };
+  for (const block of answer.content.slice(0, MAX_BLOCKS)) {
+    if (block.type !== 'tool_use') continue;
+    const input = (typeof block.input === 'object' && block.input !== null ? block.input : {}) as Record<string, unknown>;
+    const path = input.file_path ?? input.notebook_path ?? input.path;
+    const strings = (keys: string[]) => keys.map((k) => input[k]).filter((v): v is string => typeof v === 'string');
+    if (EDIT_TOOLS.has(block.name.toLowerCase()) && typeof path === 'string') {
+      const edits = Array.isArray(input.edits) ? (input.edits as Array<Record<string, unknown>>) : [];
+      const texts = [...strings(['old_string', 'new_string', 'old_str', 'new_str']), ...edits.flatMap((e) => [e.old_string, e.new_string].filter((v): v is string => typeof v === 'string'))];
+      note(path, texts.length > 0 ? 'edited' : 'wrote', texts.length > 0 ? texts : strings(['content', 'file_text']));
+    }
+  }
+  for (const command of commandsRun(answer)) {
+    if (/\bsed\s{1,4}-i/.test(command)) for (const f of extractEntities(command).files) note(f, 'edited', []);
+    const target = REDIRECT.exec(command)?.[1];
+    if (target && !target.startsWith('/dev/')) note(target, 'wrote', [command.slice(0, TEXT_HEAD)]);
+  }
+  return [...files].map(([path, e]) => `${e.verb} ${shortPath(path)}${e.symbols.size > 0 ? ` (${[...e.symbols].slice(0, 3).join(', ')})` : ''}`);
+}
+
+/** Definitions in the edited text; else the symbols the edit added or removed; else those it touched. */
+function editedSymbols(texts: string[]): string[] {
+  const bounded = texts.map((t) => t.slice(0, TEXT_HEAD));
+  const defined = bounded.flatMap((t) => [...t.matchAll(DEFINITION)].map((m) => m[1] ?? ''));
+  if (defined.length > 0) return [...new Set(defined)].slice(0, 3);
+  const [before = [], after = []] = bounded.map((t) => extractEntities(t).symbols);
+  const changed = [...after.filter((s) => !before.includes(s)), ...before.filter((s) => !after.includes(s))];
+  return (changed.length > 0 ? changed : [...before, ...after]).slice(0, 3);
+}
+
+function oneLine(text: string): string {
+  return text.slice(0, 400).replace(/\s+/g, ' ').trim();
+}
+
+/** The last two segments of a path: enough to tell files apart, cheap in tokens. */
+function shortPath(path: string): string {
+  return path.split('/').filter(Boolean).slice(-2).join('/');
 }
