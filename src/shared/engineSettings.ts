@@ -16,7 +16,7 @@ export const engineSettingsSchema = z.object({
   /** L1: exchanges kept in full right after a re-layering step. */
   workingMemoryMin: z.number().int().min(1).max(100).default(5),
   /** L1 grows by appending up to this many exchanges, then hands the oldest down in one step. */
-  workingMemoryMax: z.number().int().min(1).max(200).default(10),
+  workingMemoryMax: z.number().int().min(1).max(200).default(30),
   /** L2: cap of one header line, tokens. */
   headerMaxTokens: z.number().int().min(6).max(60).default(12),
   /** L2: most header lines sent; older ones fold into ranges. */

@@ -50,7 +50,7 @@ describe('ContextEngine in full mode (history fits the budget)', () => {
 
 describe('ContextEngine in layered mode', () => {
   it('re-layers in steps: working memory grows to 10 then hands its oldest down, leaving 5', async () => {
-    const { engine } = makeEngine({ promptBudgetTokens: 6_000 });
+    const { engine } = makeEngine({ promptBudgetTokens: 6_000, workingMemoryMax: 10 });
     const turns = await drive(engine, syntheticSession(40));
     const layered = turns.filter((t) => t.mode === 'layered');
     expect(layered.length).toBeGreaterThan(20);
@@ -106,7 +106,7 @@ describe('ContextEngine in layered mode', () => {
   });
 
   it('asks for housekeeping only on the turn before a step, for the exchanges about to become summaries', async () => {
-    const { engine } = makeEngine({ promptBudgetTokens: 6_000 });
+    const { engine } = makeEngine({ promptBudgetTokens: 6_000, workingMemoryMax: 10 });
     const turns = await drive(engine, syntheticSession(40));
     const asked = turns.filter((t) => t.housekeepingTokens > 0);
     expect(asked.length).toBeGreaterThan(0);

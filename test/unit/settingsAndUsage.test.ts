@@ -7,7 +7,7 @@ import { bandFor, computeUsage } from '../../src/engine/usage';
 describe('engine settings', () => {
   it('applies the documented defaults', () => {
     const s = resolveEngineSettings();
-    expect(s).toMatchObject({ contextWindow: 200_000, reservedOutputTokens: 8_192, narrativeMaxTokens: 300, workingMemoryMin: 5, workingMemoryMax: 10, headerMaxTokens: 12, maxHeaders: 200, summaryMaxTokens: 120, summaryCount: 5, codeMaxLines: 500, outputMaxLines: 200, autoCondensePercent: 80 });
+    expect(s).toMatchObject({ contextWindow: 200_000, reservedOutputTokens: 8_192, narrativeMaxTokens: 300, workingMemoryMin: 5, workingMemoryMax: 30, headerMaxTokens: 12, maxHeaders: 200, summaryMaxTokens: 120, summaryCount: 5, codeMaxLines: 500, outputMaxLines: 200, autoCondensePercent: 80 });
   });
 
   it('rejects out-of-range values with a message that names the setting and what to do', () => {
