@@ -81,6 +81,8 @@ function basename(path: string): string {
 /** The pieces of <strata_context>, each already within its layer budget. */
 export interface ArchiveBlockParts {
   index: string;
+  /** Recently touched files as last shown, whose exchanges left working memory. */
+  files?: string;
   headers: string[];
   summaries: string[];
   condensed?: { throughSeq: number; text: string };
@@ -95,6 +97,7 @@ export function renderArchiveBlock(parts: ArchiveBlockParts): string {
   if (parts.headers.length) sections.push('## Earlier exchanges (L2 headers)', ...parts.headers);
   if (parts.summaries.length) sections.push('## Recent summaries (L3)', ...parts.summaries);
   if (parts.index) sections.push('## Reference index (L4)', parts.index);
+  if (parts.files) sections.push('## Files as last shown (older reads of recently used files)', parts.files);
   sections.push('</strata_context>');
   return sections.join('\n');
 }

@@ -175,6 +175,7 @@ export class ContextEngine {
     const exchange: Exchange = { seq: pending.seq, createdAt: pending.createdAt, input: this.pendingOriginal, output };
     const problems = [...protocol.problems, ...this.recorder.record(exchange, protocol.housekeeping as Housekeeping | undefined)];
     this.state.tail.push(pending);
+    this.state.fileViews.observe(pending);
     this.state.pending = undefined;
     this.pendingOriginal = undefined;
     this.lastCalls = toolCallsOf(output);

@@ -6,6 +6,7 @@ import type { LiveExchange } from './liveExchange';
 import type { Narrative } from './narrative';
 import type { Tokenizer } from './ports';
 import { ReferenceIndex } from './referenceIndex';
+import { FileViews } from './fileViews';
 
 /** How hard the last re-layering step had to squeeze to fit the budget (0 = not at all). */
 export type Pressure = 0 | 1 | 2 | 3 | 4 | 5;
@@ -34,6 +35,8 @@ export interface EngineState {
   /** Summaries of recent exchanges, by seq; older ones are dropped here (kept in the archive). */
   summaries: Map<number, string>;
   index: ReferenceIndex;
+  /** The latest view of each file read, for the files section of <strata_context>. */
+  fileViews: FileViews;
   narrative: Narrative;
   condensed?: { throughSeq: number; text: string };
   /** The <strata_context> parts and text as of the last re-layering step. */
@@ -55,6 +58,7 @@ export function newEngineState(settings: EngineSettings, tokenizer: Tokenizer, s
     headerLines: new HeaderLines(),
     summaries: new Map(),
     index: new ReferenceIndex(),
+    fileViews: new FileViews(),
     narrative,
   };
 }

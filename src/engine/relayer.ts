@@ -66,7 +66,8 @@ export function rebuildArchive(state: EngineState): void {
   }
   const indexBudget = state.pressure >= 3 ? 0 : s.indexMaxTokens;
   const index = trimToTokens(state.index.render(indexBudget, state.foldedThrough, count), indexBudget, count);
-  state.archiveParts = { headers, summaries, index, ...(state.condensed ? { condensed: state.condensed } : {}) };
+  const files = state.fileViews.render(state.foldedThrough, s.fileViewHorizon, state.pressure >= 3 ? 0 : s.fileViewTokens, count);
+  state.archiveParts = { headers, summaries, index, ...(files ? { files } : {}), ...(state.condensed ? { condensed: state.condensed } : {}) };
   state.archiveText = renderArchiveBlock(state.archiveParts);
   dropOldSummaries(state, summaryCount);
 }

@@ -10,7 +10,7 @@ export const engineSettingsSchema = z.object({
   /** Tokens kept free for the model's answer. */
   reservedOutputTokens: z.number().int().min(0).max(200_000).default(8_192),
   /** Strata's own ceiling for one prompt, tokens; the effective budget is min(this, window - reserve). */
-  promptBudgetTokens: z.number().int().min(2_000).max(10_000_000).default(40_000),
+  promptBudgetTokens: z.number().int().min(2_000).max(10_000_000).default(30_000),
   /** L0 narrative cap, tokens. */
   narrativeMaxTokens: z.number().int().min(50).max(2_000).default(300),
   /** L1: exchanges kept in full right after a re-layering step. */
@@ -27,6 +27,10 @@ export const engineSettingsSchema = z.object({
   summaryCount: z.number().int().min(0).max(50).default(5),
   /** L4: reference index cap, tokens. */
   indexMaxTokens: z.number().int().min(0).max(5_000).default(600),
+  /** Files recently read whose exchange left working memory stay visible up to this many tokens. */
+  fileViewTokens: z.number().int().min(0).max(200_000).default(8_000),
+  /** ...if read or changed within this many exchanges. */
+  fileViewHorizon: z.number().int().min(1).max(10_000).default(80),
   /** Tool output: most lines of a file read kept in working memory (head + tail). */
   codeMaxLines: z.number().int().min(10).max(100_000).default(500),
   /** Tool output: most lines of command output kept in working memory (head + tail). */

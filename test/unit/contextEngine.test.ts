@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MessagesRequest } from '../../src/shared/messages';
+import type { Message, MessagesRequest } from '../../src/shared/messages';
 import { StrataError } from '../../src/engine/ports';
 import { assistant, drive, makeEngine, syntheticSession, text, toolResult, toolUse, user } from '../support/engineHarness';
 
@@ -238,5 +238,35 @@ describe('resuming a session from its archive', () => {
     second.engine.completeExchange(assistant(text('resumed')));
     expect(first.archive.get('s1', 22)).toBeDefined();
     expect(first.archive.get('s1', 1)!.full[0]!.content[0]).toMatchObject({ text: expect.stringContaining('Fix the failing parser') });
+  });
+});
+
+describe('file views: recently used files stay visible after their exchange leaves working memory', () => {
+  it('keeps the latest read of a file in <strata_context>, once, and drops it when the file goes unused', async () => {
+    const { engine } = makeEngine({ promptBudgetTokens: 4_000, workingMemoryMax: 6, workingMemoryMin: 2, fileViewTokens: 1_000, fileViewHorizon: 12 });
+    const messages: Message[] = [user(text('Refactor src/keep.ts.'))];
+    const read = (i: number, path: string, body: string) => {
+      messages.push(assistant(toolUse(`r${i}`, 'Read', { file_path: path })));
+      messages.push(user(toolResult(`r${i}`, body)));
+    };
+    read(1, 'src/keep.ts', 'OLD VERSION of keep');
+    read(2, 'src/keep.ts', 'export const keepMe = 42; // NEW VERSION');
+    for (let i = 3; i <= 12; i++) read(i, `src/other${i}.ts`, `other ${i} `.repeat(200));
+    const turns = await drive(engine, [...messages, assistant(text('ok'))]);
+    const withFiles = turns.filter((t) => JSON.stringify(t.request).includes('## Files as last shown'));
+    expect(withFiles.length).toBeGreaterThan(0);
+    const body = JSON.stringify(withFiles[0]!.request);
+    expect(body).toContain('### src/keep.ts (as shown in e3)');
+    expect(body).toContain('NEW VERSION');
+    expect(body).not.toContain('OLD VERSION of keep');
+    for (const t of turns) expect(t.tokens).toBeLessThanOrEqual(t.budget);
+    // 20 unrelated exchanges later the file is past the horizon and leaves the section
+    const later: Message[] = [user(text('carry on'))];
+    for (let i = 13; i <= 32; i++) {
+      later.push(assistant(toolUse(`r${i}`, 'Bash', { command: `echo ${i}` })));
+      later.push(user(toolResult(`r${i}`, `out ${i}`)));
+    }
+    const rest = await drive(engine, [...later, assistant(text('done'))]);
+    expect(JSON.stringify(rest[rest.length - 1]!.request)).not.toContain('### src/keep.ts');
   });
 });
