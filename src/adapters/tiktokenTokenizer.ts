@@ -30,7 +30,8 @@ export function createTiktokenTokenizer(options: { cacheEntries?: number } = {})
   const encoder = new Tiktoken(o200k_base);
   const pattern = new RegExp(o200k_base.pat_str, 'gu');
   const memo = new Map<string, number>();
-  const encodedLength = (piece: string): number => encoder.encode(piece, 'all').length;
+  // Special-token strings (<|endoftext|>) are plain text in a prompt: no special handling.
+  const encodedLength = (piece: string): number => encoder.encode(piece, [], []).length;
   const capacity = options.cacheEntries ?? 20_000;
   const cache = new Map<string, number>();
   let factor = 1;

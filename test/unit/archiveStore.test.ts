@@ -1,0 +1,145 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ArchivedExchange } from '../../src/engine/ports';
+import { ArchiveError } from '../../src/engine/ports';
+import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
+import { makeTempDir } from '../../src/adapters/tempFiles';
+
+const temps: Array<{ remove: () => void }> = [];
+afterEach(() => temps.splice(0).forEach((t) => t.remove()));
+function tempPath(name = 'archive.sqlite'): string {
+  const t = makeTempDir('strata-archive-');
+  temps.push(t);
+  return join(t.dir, name);
+}
+
+const bigFile = Array.from({ length: 400 }, (_, i) => `line ${i}: export function handler${i}() { return ${i}; }`).join('\n');
+
+function exchange(seq: number, output = 'Done.', toolText = bigFile): ArchivedExchange {
+  return {
+    sessionId: 's',
+    seq,
+    createdAt: 1_700_000_000_000 + seq,
+    header: `e${seq} 09:00 Read app.ts → ok`,
+    summary: `e${seq}: read the file (retrievable: e${seq})`,
+    tokens: 1234 + seq,
+    full: [
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${seq}`, content: toolText }, { type: 'text', text: 'ünïcödé 日本語 ไทย' }] },
+      { role: 'assistant', content: [{ type: 'text', text: output }, { type: 'tool_use', id: `u${seq}`, name: 'Read', input: { file_path: 'src/app.ts', nested: { n: 1 } } }] },
+    ],
+  };
+}
+
+describe('SQLite archive (L5): a real file, reopened', () => {
+  it('round-trips the trio exactly through a closed and reopened file', () => {
+    const path = tempPath();
+    const a = openSqliteArchive(path);
+    a.put(exchange(1));
+    a.put(exchange(2, 'Second answer'));
+    a.close();
+    const b = openSqliteArchive(path);
+    expect(b.get('s', 1)).toEqual(exchange(1));
+    expect(b.get('s', 2)).toEqual(exchange(2, 'Second answer'));
+    expect(b.get('s', 3)).toBeUndefined();
+    expect(b.lastSeq('s')).toBe(2);
+    expect(b.lastSeq('other')).toBe(0);
+    expect(b.listSessions()).toEqual(['s']);
+    b.close();
+  });
+
+  it('stores the same file read twice once (content-addressed blobs)', () => {
+    const a = openSqliteArchive(tempPath());
+    a.put(exchange(1));
+    a.put(exchange(2));
+    const stats = a.stats();
+    expect(stats.exchanges).toBe(2);
+    expect(stats.blobs).toBe(1);
+    expect(stats.blobBytes).toBe(Buffer.byteLength(bigFile));
+    a.close();
+  });
+
+  it('never reuses an id: same content is idempotent, other content or an older seq is refused', () => {
+    const a = openSqliteArchive(tempPath());
+    a.put(exchange(1));
+    a.put(exchange(2));
+    expect(() => a.put(exchange(2))).not.toThrow();
+    expect(() => a.put(exchange(2, 'different'))).toThrow(ArchiveError);
+    a.close();
+  });
+
+  it('searches the full text (FTS5) and survives queries with FTS syntax in them', () => {
+    const a = openSqliteArchive(tempPath());
+    a.put(exchange(1, 'The parser failed on NEAR tokens', 'TypeError: cannot read properties of undefined'));
+    a.put(exchange(2, 'All good'));
+    expect(a.search('s', 'TypeError', 5).map((h) => h.seq)).toEqual([1]);
+    expect(a.search('s', 'handler42', 5).map((h) => h.seq)).toEqual([2]);
+    for (const q of ['"unbalanced', 'NEAR(a b)', 'foo* OR (', 'a AND', ':', '']) expect(() => a.search('s', q, 5)).not.toThrow();
+    expect(a.search('s', '', 5)).toEqual([]);
+    a.updateTrio('s', 2, 'e2 renamed header', 'e2: mentions zebra');
+    expect(a.search('s', 'zebra', 5).map((h) => h.seq)).toEqual([2]);
+    expect(a.get('s', 2)!.header).toBe('e2 renamed header');
+    a.close();
+  });
+
+  it('refuses a file that is not a database with a clear message and leaves it untouched', () => {
+    const path = tempPath('notes.sqlite');
+    const bytes = Buffer.from('my precious notes, not a database\n'.repeat(300));
+    writeFileSync(path, bytes);
+    let error: unknown;
+    try {
+      openSqliteArchive(path);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ArchiveError);
+    expect((error as ArchiveError).code).toBe('archive_corrupt');
+    expect((error as Error).message).toContain(path);
+    expect((error as Error).message).toMatch(/Move it away/);
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+  });
+
+  it('reports a database locked by another process, and loses nothing archived before', () => {
+    const path = tempPath();
+    const a = openSqliteArchive(path, { busyTimeoutMs: 50 });
+    a.put(exchange(1));
+    const other = new Database(path);
+    other.exec('BEGIN EXCLUSIVE');
+    let error: unknown;
+    try {
+      a.put(exchange(2));
+    } catch (e) {
+      error = e;
+    }
+    expect((error as ArchiveError).code).toBe('archive_locked');
+    expect((error as Error).message).toMatch(/locked by another process/);
+    other.exec('ROLLBACK');
+    other.close();
+    a.put(exchange(2));
+    expect(a.get('s', 1)).toEqual(exchange(1));
+    expect(a.lastSeq('s')).toBe(2);
+    a.close();
+  });
+
+  it('refuses an archive written by a newer schema, and a damaged row names its exchange', () => {
+    const newer = tempPath('newer.sqlite');
+    const db = new Database(newer);
+    db.pragma('user_version = 999');
+    db.close();
+    expect(() => openSqliteArchive(newer)).toThrow(/newer Strata/);
+
+    const path = tempPath();
+    const a = openSqliteArchive(path);
+    a.put(exchange(1));
+    a.put(exchange(2));
+    a.close();
+    const raw = new Database(path);
+    raw.prepare("UPDATE exchanges SET body_json = '{not json' WHERE seq = 2").run();
+    raw.close();
+    const b = openSqliteArchive(path);
+    expect(() => b.get('s', 2)).toThrow(/e2 of session s .* is damaged/);
+    expect(b.get('s', 1)).toEqual(exchange(1));
+    b.close();
+  });
+});
