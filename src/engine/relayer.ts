@@ -62,7 +62,7 @@ export function rebuildArchive(state: EngineState): void {
   const firstSummarised = state.condensed ? state.condensed.throughSeq + 1 : 1;
   for (let seq = Math.max(firstSummarised, state.foldedThrough - summaryCount + 1); seq <= state.foldedThrough; seq++) {
     const summary = state.summaries.get(seq);
-    if (summary) summaries.push(trimToTokens(summary, s.summaryMaxTokens, count));
+    if (summary) summaries.push(trimToTokens(summary.startsWith(`e${seq}`) ? summary : `e${seq}: ${summary}`, s.summaryMaxTokens, count));
   }
   const indexBudget = state.pressure >= 3 ? 0 : s.indexMaxTokens;
   const index = trimToTokens(state.index.render(indexBudget, state.foldedThrough, count), indexBudget, count);
