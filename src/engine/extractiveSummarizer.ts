@@ -29,7 +29,9 @@ export class ExtractiveSummarizer implements Summarizer {
       picked.push(clipped);
       used += cost;
     }
-    const summary = picked.join('\n');
+    // An exchange heading with nothing picked under it says nothing.
+    const kept = picked.filter((line, i) => !/^e\d+:$/.test(line) || (picked[i + 1] !== undefined && !/^e\d+:$/.test(picked[i + 1]!)));
+    const summary = kept.join('\n');
     return { text: summary, inputTokens: requestTokens(input.request, count), outputTokens: count(summary) };
   }
 }
