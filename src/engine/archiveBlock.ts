@@ -102,11 +102,11 @@ export function renderArchiveBlock(parts: ArchiveBlockParts): string {
   return sections.join('\n');
 }
 
-/** Token count of the block text of each layer, for the usage breakdown. */
+/** Token count of the block text of each layer, for the usage breakdown (L4 counts the index and the file views). */
 export function archiveLayerTokens(parts: ArchiveBlockParts, tokenizer: Tokenizer): { L2: number; L3: number; L4: number } {
   return {
     L2: parts.headers.length ? tokenizer.count(parts.headers.join('\n')) : 0,
     L3: (parts.summaries.length ? tokenizer.count(parts.summaries.join('\n')) : 0) + (parts.condensed ? tokenizer.count(parts.condensed.text) : 0),
-    L4: parts.index ? tokenizer.count(parts.index) : 0,
+    L4: (parts.index ? tokenizer.count(parts.index) : 0) + (parts.files ? tokenizer.count(parts.files) : 0),
   };
 }

@@ -66,14 +66,14 @@ export function layerUsage(state: EngineState, request: MessagesRequest, notes: 
   const pendingUsed = state.pending?.inputTokens ?? 0;
   const total = requestTokens(request, count);
   const l1Used = Math.max(0, total - systemUsed - archive.L2 - archive.L3 - archive.L4 - narrative - pendingUsed);
-  const archiveBudget = s.maxHeaders * s.headerMaxTokens + s.summaryCount * s.summaryMaxTokens + s.indexMaxTokens;
+  const archiveBudget = s.maxHeaders * s.headerMaxTokens + s.summaryCount * s.summaryMaxTokens + s.indexMaxTokens + s.fileViewTokens;
   return [
     { layer: 'system', budget: systemUsed, used: systemUsed },
     { layer: 'L0', budget: s.narrativeMaxTokens, used: narrative },
     { layer: 'L1', budget: Math.max(0, budget - systemUsed - archiveBudget - s.narrativeMaxTokens), used: l1Used },
     { layer: 'L2', budget: s.maxHeaders * s.headerMaxTokens, used: archive.L2 },
     { layer: 'L3', budget: s.summaryCount * s.summaryMaxTokens, used: archive.L3 },
-    { layer: 'L4', budget: s.indexMaxTokens, used: archive.L4 },
+    { layer: 'L4', budget: s.indexMaxTokens + s.fileViewTokens, used: archive.L4 },
     { layer: 'input', budget, used: pendingUsed },
   ];
 }

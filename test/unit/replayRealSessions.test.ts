@@ -34,7 +34,7 @@ function apiProblems(request: MessagesRequest): string[] {
 describe('replay on every shared real session (default settings, real tokenizer, real SQLite file)', () => {
   const tokenizer = createTiktokenTokenizer();
   for (const file of sharedSessionFiles()) {
-    it(`${basename(file)}: one request per answer, all within budget, all valid API bodies`, async () => {
+    it(`${basename(file)}: one request per answer, every request and layer within budget, all valid API bodies`, async () => {
       const session = readSessionFile(file);
       const temp = makeTempDir('strata-test-');
       const archive = openSqliteArchive(`${temp.dir}/a.sqlite`);
@@ -47,6 +47,9 @@ describe('replay on every shared real session (default settings, real tokenizer,
         for (const t of turns) {
           expect(t.assembled.tokens).toBeLessThanOrEqual(t.assembled.budget);
           expect(apiProblems(t.assembled.request)).toEqual([]);
+          for (const layer of t.assembled.usage.layers) {
+            if (['L0', 'L2', 'L3', 'L4'].includes(layer.layer)) expect(layer.used, `${layer.layer} on turn ${t.turn}`).toBeLessThanOrEqual(layer.budget);
+          }
         }
         expect(archive.lastSeq(basename(file))).toBe(answers);
       } finally {
