@@ -22,6 +22,8 @@ export function tableRow(t: ReplayTurn): string {
           return 'condense failed';
         case 'sliding_window_truncation':
           return `window -${e.removedExchanges}`;
+        case 'outputs_masked':
+          return `masked ${e.masked} outputs ${e.tokensBefore}→${e.tokensAfter}`;
         case 'warning':
           return 'warning';
       }

@@ -17,6 +17,7 @@ import { emptyNarrative, renderNarrative } from './narrative';
 import type { ArchiveStore, Clock, Logger, RetrievalFormat, Summarizer, Tokenizer } from './ports';
 import { StrataError } from './ports';
 import { PROTOCOL_INSTRUCTIONS } from './protocolText';
+import { maskableOutputTokens, maskCommandOutputs } from './outputMasking';
 import { morePressure, relayer } from './relayer';
 import { layerUsage, layoutRequest } from './requestLayout';
 import type { TurnNotes } from './requestLayout';
@@ -132,6 +133,12 @@ export class ContextEngine {
 
     if (state.mode === 'layered' && state.tail.length > s.workingMemoryMax) relayerNow(0);
     let built = this.build();
+    if (s.outputMaskTokens > 0 && maskableOutputTokens(state, s.outputMaskKeepRecent) >= s.outputMaskTokens) {
+      const masked = maskCommandOutputs(state, s.outputMaskKeepRecent);
+      const after = this.build();
+      events.push({ type: 'outputs_masked', turn, masked, tokensBefore: built.tokens, tokensAfter: after.tokens });
+      built = after;
+    }
     if (state.mode === 'full' && built.tokens > budget) {
       relayerNow(0);
       built = this.build();

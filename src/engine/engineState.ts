@@ -35,6 +35,8 @@ export interface EngineState {
   /** Summaries of recent exchanges, by seq; older ones are dropped here (kept in the archive). */
   summaries: Map<number, string>;
   index: ReferenceIndex;
+  /** tool_use ids whose output working memory already shows as a pointer. */
+  maskedOutputs: Set<string>;
   /** The latest view of each file read, for the files section of <strata_context>. */
   fileViews: FileViews;
   narrative: Narrative;
@@ -59,6 +61,7 @@ export function newEngineState(settings: EngineSettings, tokenizer: Tokenizer, s
     summaries: new Map(),
     index: new ReferenceIndex(),
     fileViews: new FileViews(),
+    maskedOutputs: new Set(),
     narrative,
   };
 }

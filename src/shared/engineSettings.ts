@@ -31,6 +31,10 @@ export const engineSettingsSchema = z.object({
   fileViewTokens: z.number().int().min(0).max(200_000).default(8_000),
   /** ...if read or changed within this many exchanges. */
   fileViewHorizon: z.number().int().min(1).max(10_000).default(80),
+  /** Mask older command output (not file views) in one step once this many tokens of it pile up; 0 = never. */
+  outputMaskTokens: z.number().int().min(0).max(1_000_000).default(0),
+  /** ...keeping the outputs of this many latest exchanges. */
+  outputMaskKeepRecent: z.number().int().min(1).max(1_000).default(5),
   /** Tool output: most lines of a file read kept in working memory (head + tail). */
   codeMaxLines: z.number().int().min(10).max(100_000).default(500),
   /** Tool output: most lines of command output kept in working memory (head + tail). */

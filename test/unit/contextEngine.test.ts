@@ -270,3 +270,20 @@ describe('file views: recently used files stay visible after their exchange leav
     expect(JSON.stringify(rest[rest.length - 1]!.request)).not.toContain('### src/keep.ts');
   });
 });
+
+describe('step-wise output masking (outputMaskTokens)', () => {
+  it('masks older command output in one step, keeps file reads and the latest outputs, then appends again', async () => {
+    const { engine } = makeEngine({ outputMaskTokens: 600, outputMaskKeepRecent: 2 });
+    const turns = await drive(engine, syntheticSession(12));
+    const steps = turns.filter((t) => t.events.some((e) => e.type === 'outputs_masked'));
+    expect(steps.length).toBeGreaterThan(0);
+    expect(steps.length).toBeLessThan(turns.length / 2);
+    const last = JSON.stringify(turns[turns.length - 1]!.request);
+    expect(last).toContain('[output masked: Bash npm test -- parser 3');
+    expect(last).toContain('line 0 of output 1:');
+    expect(last).toContain('line 0 of output 11:');
+    for (let i = 1; i < turns.length; i++) {
+      if (turns[i]!.events.length === 0) expect(isPrefix(stablePart(turns[i - 1]!.request), stablePart(turns[i]!.request))).toBe(true);
+    }
+  });
+});
