@@ -1,14 +1,14 @@
 import type { Exchange } from './exchange';
 import type { ExchangeFacts } from './narrative';
+import { isEditTool } from './toolOutput';
 
-const EDIT_TOOLS = new Set(['edit', 'multiedit', 'write', 'str_replace_editor', 'create', 'notebookedit', 'apply_patch']);
 const NEXT_STEP = /\b(next|then I'll|I'll|I will|let me|now I need to|todo)\b/i;
 
 /** Files an exchange changed through edit-like tools. */
 export function editedFiles(exchange: Exchange): string[] {
   const files: string[] = [];
   for (const block of exchange.output.content) {
-    if (block.type !== 'tool_use' || !EDIT_TOOLS.has(block.name.toLowerCase())) continue;
+    if (block.type !== 'tool_use' || !isEditTool(block.name)) continue;
     const input = block.input as Record<string, unknown> | null;
     const path = input?.file_path ?? input?.path;
     if (typeof path === 'string' && !files.includes(path)) files.push(path);

@@ -1,11 +1,10 @@
 import type { LiveExchange } from './liveExchange';
 import type { ToolCall } from './toolOutput';
-import { fileReadBy } from './toolOutput';
+import { fileReadBy, isEditTool } from './toolOutput';
 import { trimToTokens } from './text/trimToBudget';
 
 /** Shell commands that print a file: `cat f`, `sed -n '1,80p' f`, `head -50 f`, `nl f`. */
 const SHELL_VIEW = /^\s*(?:cat|head|tail|nl|sed\s+-n)\b[^|;&>]*?\s'?([\w./@+-]+\.[A-Za-z0-9]{1,8})'?\s*$/;
-const EDIT_TOOLS = new Set(['edit', 'multiedit', 'write', 'str_replace_editor', 'str_replace_based_edit_tool']);
 
 /** The latest view of one file: the tool output that showed it, as working memory had it. */
 export interface FileView {
@@ -21,7 +20,7 @@ export function fileShownBy(call: ToolCall | undefined): string | undefined {
   const read = fileReadBy(call);
   if (read || !call) return read;
   const input = (call.input ?? {}) as Record<string, unknown>;
-  if (EDIT_TOOLS.has(call.name.toLowerCase())) {
+  if (isEditTool(call.name)) {
     const path = input.file_path ?? input.path;
     return typeof path === 'string' ? path : undefined;
   }
@@ -46,7 +45,7 @@ export class FileViews {
       const path = fileShownBy(call);
       if (!path) continue;
       const known = this.views.get(path);
-      if (call && EDIT_TOOLS.has(call.name.toLowerCase())) {
+      if (call && isEditTool(call.name)) {
         if (known) known.lastTouch = live.seq;
         continue;
       }

@@ -6,6 +6,14 @@ import { truncateChars, truncateHeadTail } from './text/truncateHeadTail';
 /** Tools whose output is file content (kept up to `codeMaxLines`), by lower-cased name. */
 const FILE_READ_TOOLS = new Set(['read', 'view', 'read_file', 'cat', 'notebookread']);
 
+/** Tools that change a file, by lower-cased name (Claude Code, Cline, Roo, the Anthropic text editor tool). */
+const EDIT_TOOLS = new Set(['edit', 'multiedit', 'write', 'create', 'notebookedit', 'apply_patch', 'str_replace_editor', 'str_replace_based_edit_tool']);
+
+/** True for a tool that writes or edits a file. */
+export function isEditTool(name: string): boolean {
+  return EDIT_TOOLS.has(name.toLowerCase());
+}
+
 /** Characters any single tool output may keep in working memory (guards one enormous line). */
 const MAX_OUTPUT_CHARS = 60_000;
 

@@ -3,7 +3,8 @@ import type { Exchange } from '../exchange';
 import { exchangeId } from '../exchange';
 import { trimToTokens } from '../text/trimToBudget';
 import { exchangeEntities, extractEntities, headTail, isFilePath } from './entities';
-import { basename, commandLabel, commandsRun, EDIT_TOOLS, editedChanges, MAX_BLOCKS, TEXT_HEAD } from './exchangeActions';
+import { isEditTool } from '../toolOutput';
+import { basename, commandLabel, commandsRun, editedChanges, MAX_BLOCKS, TEXT_HEAD } from './exchangeActions';
 
 /** How an exchange ended: its inputs failed, it asks the user, tools ran fine, or a plain answer. */
 export type Outcome = 'ok' | 'error' | 'asked' | 'done';
@@ -170,12 +171,12 @@ function topicOf(exchange: Exchange): string {
 }
 
 function isCommandOrEdit(use: ToolUseBlock): boolean {
-  return EDIT_TOOLS.has(use.name.toLowerCase()) || typeof (use.input as { command?: unknown } | null)?.command === 'string';
+  return isEditTool(use.name) || typeof (use.input as { command?: unknown } | null)?.command === 'string';
 }
 
 /** Edits matter most, then commands, then the rest. */
 function actionRank(use: ToolUseBlock): number {
-  return EDIT_TOOLS.has(use.name.toLowerCase()) ? 2 : isCommandOrEdit(use) ? 1 : 0;
+  return isEditTool(use.name) ? 2 : isCommandOrEdit(use) ? 1 : 0;
 }
 
 /** `Edit parser.ts`, `Bash pytest`, `Grep parseLine`, `WebFetch docs.python.org`. */

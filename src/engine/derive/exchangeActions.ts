@@ -1,4 +1,5 @@
 import type { Message } from '../../shared/messages';
+import { isEditTool } from '../toolOutput';
 import { extractEntities, isFilePath } from './entities';
 
 /** What an answer did, read from its tool calls and shell blocks: commands run, files changed. */
@@ -13,7 +14,6 @@ export function basename(path: string): string {
   return trimmed.slice(trimmed.lastIndexOf('/') + 1) || trimmed;
 }
 
-export const EDIT_TOOLS = new Set(['edit', 'multiedit', 'write', 'notebookedit', 'str_replace_editor']);
 const DEFINITION = /\b(?:function|def|class|interface|type|enum|struct|trait|fn|func|const|let)\s{1,4}([A-Za-z_$][\w$]{1,60})/g;
 const REDIRECT = /(?:^|[^>\d&])>{1,2}\s{0,4}([\w./~-]{1,200}\.[A-Za-z0-9]{1,8})(?![\w.])/;
 /** Segments that only set up the shell, and prefixes that only wrap the real program. */
@@ -82,7 +82,7 @@ export function editedChanges(answer: Message): string[] {
     const input = (typeof block.input === 'object' && block.input !== null ? block.input : {}) as Record<string, unknown>;
     const path = input.file_path ?? input.notebook_path ?? input.path;
     const strings = (keys: string[]) => keys.map((k) => input[k]).filter((v): v is string => typeof v === 'string');
-    if (EDIT_TOOLS.has(block.name.toLowerCase()) && typeof path === 'string') {
+    if (isEditTool(block.name) && typeof path === 'string') {
       const edits = Array.isArray(input.edits) ? (input.edits as Array<Record<string, unknown>>) : [];
       const texts = [...strings(['old_string', 'new_string', 'old_str', 'new_str']), ...edits.flatMap((e) => [e.old_string, e.new_string].filter((v): v is string => typeof v === 'string'))];
       note(path, texts.length > 0 ? 'edited' : 'wrote', texts.length > 0 ? texts : strings(['content', 'file_text']));
