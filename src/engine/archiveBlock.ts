@@ -1,3 +1,4 @@
+import { basename } from './derive/exchangeActions';
 import type { Tokenizer } from './ports';
 
 /** What L2 keeps of every exchange: its header line and enough to describe it inside a range. */
@@ -71,11 +72,6 @@ export class HeaderLines {
     this.rangeCache.set(key, line);
     return line;
   }
-}
-
-function basename(path: string): string {
-  const i = path.lastIndexOf('/');
-  return i >= 0 ? path.slice(i + 1) : path;
 }
 
 /** The pieces of <strata_context>, each already within its layer budget. */

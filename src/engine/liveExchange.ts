@@ -1,6 +1,6 @@
 import type { ContentBlock, Message, TextBlock, ToolResultBlock } from '../shared/messages';
 import { toolResultText } from '../shared/messages';
-import { blockTokens, MESSAGE_OVERHEAD } from './blockTokens';
+import { messageTokens } from './blockTokens';
 import type { ToolCall } from './toolOutput';
 import { compactToolOutput, describeCall, fileReadBy, maskedPointer, withResultText } from './toolOutput';
 
@@ -56,10 +56,9 @@ function nonEmpty(blocks: ContentBlock[]): ContentBlock[] {
   return kept.length > 0 ? kept : [{ type: 'text', text: '(empty)' }];
 }
 
+/** Tokens of these blocks sent as one message. */
 export function sumTokens(blocks: ContentBlock[], count: (s: string) => number): number {
-  let total = MESSAGE_OVERHEAD;
-  for (const block of blocks) total += blockTokens(block, count);
-  return total;
+  return messageTokens({ role: 'user', content: blocks }, count);
 }
 
 /**

@@ -57,14 +57,14 @@ function markEnd(messages: Message[], index: number): void {
 }
 
 /** Budget and use of each layer in an assembled request, for the usage bars. */
-export function layerUsage(state: EngineState, request: MessagesRequest, notes: TurnNotes, budget: number): LayerUsage[] {
+/** `total` is the request's token count, already known to the caller. */
+export function layerUsage(state: EngineState, request: MessagesRequest, total: number, notes: TurnNotes, budget: number): LayerUsage[] {
   const count = (s: string) => state.tokenizer.count(s);
   const s = state.settings;
   const systemUsed = requestTokens({ system: request.system, messages: [], tools: request.tools }, count);
   const archive = state.foldedThrough > 0 && state.archiveParts ? archiveLayerTokens(state.archiveParts, state.tokenizer) : { L2: 0, L3: 0, L4: 0 };
   const narrative = notes.narrative ? count(notes.narrative) : 0;
   const pendingUsed = state.pending?.inputTokens ?? 0;
-  const total = requestTokens(request, count);
   const l1Used = Math.max(0, total - systemUsed - archive.L2 - archive.L3 - archive.L4 - narrative - pendingUsed);
   const archiveBudget = s.maxHeaders * s.headerMaxTokens + s.summaryCount * s.summaryMaxTokens + s.indexMaxTokens + s.fileViewTokens;
   return [
