@@ -26,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
     const scale = o['no-scale'] ? [] : (o.scale ?? '100,1000,10000').split(',').map((x) => Number(x.trim()));
     if (scale.some((n) => !Number.isInteger(n) || n <= 0)) throw new StrataError(`--scale takes positive whole numbers separated by commas, got '${o.scale}'.`, 'usage');
     const settings = resolveEngineSettings({ ...parseSet(o.set), ...(o.window !== undefined ? { contextWindow: o.window } : {}), ...(o.budget !== undefined ? { promptBudgetTokens: o.budget } : {}) });
-    const sessions = o.sessions ?? join(__dirname, '..', '..', 'shared', 'data', 'sessions');
+    const sessions = o.sessions ?? join(__dirname, '..', 'bench', 'sessions');
     await runBench({ sessions, scale, settings, ...(o.json ? { json: o.json } : {}), ...(o.plot ? { plot: o.plot } : {}), ...(o['plot-session'] ? { plotSession: o['plot-session'] } : {}) }, (line) => process.stdout.write(`${line}\n`));
     return 0;
   }
