@@ -157,7 +157,7 @@ export class AnthropicModelClient implements ModelClient {
     if (status === 404 || type === 'not_found_error') return make('model_not_found', `The model API has no such model or route (404: ${said}). Check the model id and the base URL.`, false);
     if (status === 429 || type === 'rate_limit_error') return make('model_rate_limited', `The model API is rate-limiting this key (429: ${said}), still after ${tries}. Wait a minute and retry, or lower the request rate.`, true);
     if (status === 529 || type === 'overloaded_error') return make('model_overloaded', `The model API is overloaded (${status ?? 'in stream'}: ${said}), still after ${tries}. Retry in a few minutes or pick another model.`, true);
-    if (/prompt is too long/i.test(said)) return make('model_prompt_too_long', `The prompt is larger than the model's window (${said}). Condense the context and retry.`, false);
+    if (/prompt is too long/i.test(said) || status === 413) return make('model_prompt_too_long', `The prompt is larger than the model's window (${said}). Condense the context and retry.`, false);
     if (status !== undefined && status >= 500) return make('model_server', `The model API failed (${status}: ${said}), still after ${tries}. Retry later.`, true);
     if (status === 400 || type === 'invalid_request_error') return make('model_bad_request', `The model API rejected the request (400: ${said}). This is a Strata bug; please report it.`, false);
     if (inStream) return make('model_stream_cut', `The model's answer was cut off by an error (${type}: ${said}) after ${tries}. Send the message again.`, true);

@@ -4,8 +4,19 @@
  * https://docs.anthropic.com/en/api/messages-streaming.
  */
 
-/** A block of a scripted answer. A tool_use without `id` gets a generated `toolu_...` id. */
-export type ScriptedBlock = { type: 'text'; text: string } | { type: 'tool_use'; id?: string; name: string; input: Record<string, unknown> };
+/**
+ * A block of a scripted answer. A tool_use without `id` gets a generated `toolu_...` id. A thinking
+ * block streams as thinking_delta chunks then one signature_delta, as adaptive thinking does.
+ */
+export type ScriptedBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id?: string; name: string; input: Record<string, unknown> }
+  | { type: 'thinking'; thinking: string; signature: string };
+
+type WireBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'thinking'; thinking: string; signature: string };
 
 /** Token figures the server reports; missing ones are 0 (output: a rough count of the answer). */
 export interface ScriptedUsage {
@@ -43,7 +54,7 @@ interface WireUsage {
 
 function wireUsage(answer: ScriptedAnswer): WireUsage {
   const u = answer.usage ?? {};
-  const outputChars = answer.content.reduce((n, b) => n + (b.type === 'text' ? b.text.length : JSON.stringify(b.input).length), 0);
+  const outputChars = answer.content.reduce((n, b) => n + (b.type === 'text' ? b.text.length : b.type === 'thinking' ? b.thinking.length : JSON.stringify(b.input).length), 0);
   return {
     input_tokens: u.input_tokens ?? 0,
     output_tokens: u.output_tokens ?? Math.max(1, Math.ceil(outputChars / 4)),
@@ -56,8 +67,8 @@ function stopReasonOf(answer: ScriptedAnswer): string {
   return answer.stopReason ?? (answer.content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
 }
 
-function wireBlocks(answer: ScriptedAnswer, messageId: string): Array<{ type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }> {
-  return answer.content.map((b, i) => (b.type === 'text' ? b : { type: 'tool_use', id: b.id ?? `toolu_${messageId}_${i}`, name: b.name, input: b.input }));
+function wireBlocks(answer: ScriptedAnswer, messageId: string): WireBlock[] {
+  return answer.content.map((b, i) => (b.type === 'tool_use' ? { type: 'tool_use', id: b.id ?? `toolu_${messageId}_${i}`, name: b.name, input: b.input } : b));
 }
 
 /** The non-streaming response body. */
@@ -111,6 +122,13 @@ export function answerEvents(answer: ScriptedAnswer, id: string, model: string, 
       for (const text of chunks(block.text, chunkSize)) {
         push('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
       }
+    } else if (block.type === 'thinking') {
+      push('content_block_start', { type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+      if (index === 0) push('ping', { type: 'ping' });
+      for (const thinking of chunks(block.thinking, chunkSize)) {
+        push('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking } });
+      }
+      push('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } });
     } else {
       push('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
       if (index === 0) push('ping', { type: 'ping' });

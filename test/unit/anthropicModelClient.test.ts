@@ -130,6 +130,46 @@ describe('AnthropicModelClient over real HTTP (the SDK against a local Messages 
     expect(err.message).toMatch(/condense/i);
   });
 
+  it('maps a 413 request_too_large the same way', async () => {
+    server.enqueue({ fault: 'status', status: 413, errorType: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' });
+    const err = await failure(client().stream(call(), () => undefined));
+    expect(err.code).toBe('model_prompt_too_long');
+  });
+
+  it('a plain 400 is not retried and says it is a bug to report', async () => {
+    server.enqueue({ fault: 'status', status: 400, errorType: 'invalid_request_error', message: 'messages: roles must alternate' });
+    const err = await failure(client().stream(call(), () => undefined));
+    expect(server.messageRequests).toHaveLength(1);
+    expect(err.code).toBe('model_bad_request');
+    expect(err.retryable).toBe(false);
+    expect(err.message).toContain('roles must alternate');
+  });
+
+  it('a thinking block in the stream does not disturb the text or the tool call around it', async () => {
+    server.enqueue({
+      content: [
+        { type: 'thinking', thinking: 'The user wants a.ts; read it first.', signature: 'sig-abc' },
+        { type: 'text', text: 'Reading it.' },
+        { type: 'tool_use', name: 'read_file', input: { path: 'a.ts' } },
+      ],
+    });
+    const { result, events } = await run(client());
+    expect(events.filter((e) => e.type === 'text').map((e) => (e.type === 'text' ? e.text : '')).join('')).toBe('Reading it.');
+    expect(result.message.content).toEqual([
+      { type: 'text', text: 'Reading it.' },
+      { type: 'tool_use', id: 'toolu_msg_0001_2', name: 'read_file', input: { path: 'a.ts' } },
+    ]);
+  });
+
+  it('a request that gets no headers in time is retried, then fails as unavailable', async () => {
+    server.enqueue(faults.stall(textAnswer('late'), 3_000), faults.stall(textAnswer('late'), 3_000));
+    const c = new AnthropicModelClient({ apiKey: KEY, baseURL: server.url, maxRetries: 1, requestTimeoutMs: 200 });
+    const err = await failure(c.stream(call(), () => undefined));
+    expect(server.messageRequests).toHaveLength(2);
+    expect(err.code).toBe('model_unavailable');
+    expect(err.message).toMatch(/did not answer in time after 2 tries/);
+  });
+
   it('keeps the partial text when the stream is cut mid-answer', async () => {
     // 12 events: start, block start, ping, 8 deltas of 5 chars ... cut after 6 (3 deltas shown).
     server.enqueue(faults.cut(textAnswer('First part. Second part never arrives.'), 6));
