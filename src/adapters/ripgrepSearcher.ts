@@ -4,6 +4,7 @@ import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { StrataError } from '../shared/strataError';
+import { globToRegExp } from '../task/tools/globToRegExp';
 import type { IgnoreMatcher, TextMatch, TextSearcher, TextSearchQuery, TextSearchResult, Workspace } from '../task/workspacePort';
 import { JsTextSearcher } from './jsTextSearcher';
 
@@ -67,7 +68,6 @@ export class RipgrepSearcher implements TextSearcher {
       args.push('--no-require-git', '--no-ignore-global', '--no-ignore-parent', '--no-ignore-dot', '--no-ignore-exclude');
       if (existsSync(join(this.root, '.strataignore'))) args.push('--ignore-file', '.strataignore');
     }
-    if (query.glob) args.push('--glob', query.glob);
     args.push('--regexp', query.pattern, '--', query.path === '' ? '.' : query.path);
     return this.run(args, query);
   }
@@ -75,6 +75,9 @@ export class RipgrepSearcher implements TextSearcher {
   private run(args: string[], query: TextSearchQuery): Promise<TextSearchResult> {
     return new Promise((resolve, reject) => {
       const child = spawn(this.rgPath, args, { cwd: this.root, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+      // rg's own --glob would override ignore rules (a whitelist glob re-includes ignored files),
+      // so the glob filters rg's answers here, with the fallback's matcher: one glob semantics.
+      const glob = query.glob ? globToRegExp(query.glob) : undefined;
       const matches: TextMatch[] = [];
       let truncated = false;
       let stderr = '';
@@ -90,12 +93,13 @@ export class RipgrepSearcher implements TextSearcher {
         const parsed = rgLine.safeParse(safeJson(line));
         const data = parsed.success && parsed.data.type === 'match' ? parsed.data.data : undefined;
         if (!data?.path || !data.lines || data.line_number === undefined) return;
+        const path = data.path.text.replace(/\\/g, '/').replace(/^\.\//, '');
+        if (glob && path !== query.path && !glob.test(path)) return;
         if (matches.length === query.maxMatches) {
           truncated = true;
           stop();
           return;
         }
-        const path = data.path.text.replace(/\\/g, '/').replace(/^\.\//, '');
         matches.push({ path, line: data.line_number, text: data.lines.text.replace(/\r?\n$/, '') });
       });
       child.on('error', (error) => {
