@@ -16,7 +16,12 @@ export interface ShellCommandRunnerOptions {
    * child may hold them open for ever); after that the pipes are dropped and the command returns.
    */
   pipeSettleMs?: number;
+  /** Environment variables removed before a command runs (default: the Anthropic credentials). */
+  hiddenEnv?: readonly string[];
 }
+
+/** The API key must never reach a transcript: a model that runs `env` would otherwise read it. */
+const DEFAULT_HIDDEN_ENV = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN'];
 
 /** Default cap on captured output: 256 KiB (the engine cuts tool output further for working memory). */
 const DEFAULT_MAX_OUTPUT_BYTES = 256 * 1024;
@@ -79,6 +84,7 @@ export class ShellCommandRunner implements CommandRunner {
   private readonly maxOutputBytes: number;
   private readonly killGraceMs: number;
   private readonly pipeSettleMs: number;
+  private readonly env: NodeJS.ProcessEnv;
 
   constructor(
     private readonly root: string,
@@ -88,6 +94,8 @@ export class ShellCommandRunner implements CommandRunner {
     this.maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     this.killGraceMs = options.killGraceMs ?? 1_000;
     this.pipeSettleMs = options.pipeSettleMs ?? 500;
+    this.env = { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' };
+    for (const name of options.hiddenEnv ?? DEFAULT_HIDDEN_ENV) delete this.env[name];
   }
 
   run(request: CommandRequest): Promise<CommandResult> {
@@ -109,7 +117,7 @@ export class ShellCommandRunner implements CommandRunner {
         stdio: ['ignore', 'pipe', 'pipe'],
         windowsHide: true,
         windowsVerbatimArguments: windows,
-        env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0' },
+        env: this.env,
       });
       const timers: NodeJS.Timeout[] = [];
       let exitCode: number | null = null;

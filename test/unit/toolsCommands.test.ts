@@ -111,6 +111,20 @@ describe('command output', () => {
     expect(r.text).toBe('The command exited with code 0 (in .). Output:\nend of input');
   });
 
+  it('never passes the Anthropic API key to a command', async () => {
+    fx = makeToolFixture();
+    const saved = process.env.ANTHROPIC_API_KEY;
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-test-secret';
+    try {
+      const runner = new ShellCommandRunner(fx.root);
+      const r = await runner.run({ command: 'echo "[$ANTHROPIC_API_KEY]"; env | grep -c sk-ant-test-secret', cwd: '', timeoutMs: 10_000 });
+      expect(r.output).toBe('[]\n0\n');
+    } finally {
+      if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
+      else process.env.ANTHROPIC_API_KEY = saved;
+    }
+  });
+
   it('reports a shell that cannot start', async () => {
     fx = makeToolFixture();
     const runner = new ShellCommandRunner(fx.root, { shell: join(fx.root, 'no-such-shell') });
