@@ -14,6 +14,11 @@ export function blockText(block: ContentBlock): string {
       return `${block.name} ${JSON.stringify(block.input ?? null)}`;
     case 'tool_result':
       return toolResultText(block);
+    case 'thinking':
+      return block.thinking;
+    // Encrypted: counted at its length (an overestimate keeps the budget safe), never searched.
+    case 'redacted_thinking':
+      return block.data;
   }
 }
 
