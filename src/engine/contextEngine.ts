@@ -28,6 +28,7 @@ import type { ToolCall } from './toolOutput';
 import { toolCallsOf } from './toolOutput';
 import type { Usage } from './usage';
 import { computeUsage } from './usage';
+import { assertValidRequest } from './requestValidity';
 
 export interface ContextEngineOptions {
   sessionId: string;
@@ -40,6 +41,8 @@ export interface ContextEngineOptions {
   /** The agent's own system text (tools, environment, guardrails); the protocol is appended. */
   systemPrompt: string;
   tools?: ToolDefinition[];
+  /** Check every assembled request against the Messages API's rules and throw on a violation (tests, debug builds). */
+  validateRequests?: boolean;
 }
 
 /** One assembled turn: the request body and what it took to make it. */
@@ -164,6 +167,7 @@ export class ContextEngine {
         'budget_too_small',
       );
     }
+    if (this.options.validateRequests) assertValidRequest(built.request, turn);
     const due = this.housekeepingDue();
     const housekeepingTokens = due.length > 0 ? this.recorder.housekeepingTokens(due, this.state.narrative) : 0;
     const usage = computeUsage(built.tokens, s.contextWindow, s.reservedOutputTokens, layerUsage(state, built.request, built.tokens, built.notes, budget));
