@@ -2,7 +2,7 @@ import type { EngineSettings } from '../shared/engineSettings';
 import type { ContentBlock, Message, MessagesRequest, TextBlock, ToolDefinition } from '../shared/messages';
 import { parseProtocolBlocks } from '../shared/protocolSchema';
 import type { Housekeeping } from '../shared/protocolSchema';
-import { requestTokens } from './blockTokens';
+import { requestTokens, safeBudget } from './blockTokens';
 import type { CondenseCall } from './condenser';
 import { condense, slideWindow } from './condenser';
 import { callCost } from './engineEvents';
@@ -124,7 +124,7 @@ export class ContextEngine {
     const pending = state.pending;
     if (!pending) throw new StrataError('Nothing to assemble: call beginExchange with the next input first.', 'no_pending');
     const s = state.settings;
-    const budget = effectiveBudget(s);
+    const budget = safeBudget(effectiveBudget(s), state.tokenizer);
     const events: EngineEvent[] = [];
     const condenseCalls: CondenseCall[] = [];
     const turn = pending.seq;

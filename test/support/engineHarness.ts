@@ -8,7 +8,7 @@ import { steppingClock } from '../../src/adapters/systemClock';
 import { MemoryArchive } from './memoryArchive';
 
 /** Four characters a token: readable goldens, deterministic, linear. */
-export const charTokenizer: Tokenizer = { count: (s) => Math.ceil(s.length / 4), observe: () => undefined };
+export const charTokenizer: Tokenizer = { count: (s) => Math.ceil(s.length / 4), observe: () => undefined, learned: () => false };
 
 export const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 

@@ -45,10 +45,18 @@ describe('tiktoken tokenizer adapter', () => {
     expect(tokenizer.count('')).toBe(0);
   });
 
-  it('learns a correction factor from reported usage, clamped to [0.5, 2.5]', () => {
+  it('learns a correction factor from reported usage, clamped to [0.5, 2.5], and says when it has', () => {
     const t = createTiktokenTokenizer();
     const text = 'word '.repeat(1000);
     const raw = t.count(text);
+    expect(t.learned()).toBe(false);
+    t.observe(0, 10);
+    t.observe(10, -1);
+    t.observe(Number.NaN, 10);
+    expect(t.learned()).toBe(false);
+    expect(t.factor()).toBe(1);
+    t.observe(1000, 1200);
+    expect(t.learned()).toBe(true);
     for (let i = 0; i < 50; i++) t.observe(1000, 1200);
     expect(t.factor()).toBeCloseTo(1.2, 2);
     expect(t.count(text)).toBe(Math.ceil(raw * t.factor()));
