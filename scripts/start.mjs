@@ -1,4 +1,4 @@
-// `npm start`: builds the .vsix, installs code-server on first run (scripts/setup-vscode.sh),
+// `npm start`: installs dependencies if missing, builds the .vsix, installs code-server on first run (scripts/setup-vscode.sh),
 // installs Strata into a project-local profile (.tools/profile) and opens VS Code in the
 // browser on 127.0.0.1. With ANTHROPIC_API_KEY set the editor passes it to the extension.
 // Ctrl+C stops it. STRATA_PORT picks the port (default 8080).
@@ -11,6 +11,7 @@ const run = (cmd, args) => {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
+if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) run('npm', ['ci', '--no-audit', '--no-fund']);
 run('bash', ['scripts/setup-vscode.sh']);
 run('npm', ['run', 'package']);
 
