@@ -1,4 +1,4 @@
-import type { Message, MessagesRequest } from '../../shared/messages';
+import type { ContentBlock, Message, MessagesRequest } from '../../shared/messages';
 import { toolResultText } from '../../shared/messages';
 import { blockText } from '../../engine/blockTokens';
 import { extractEntities } from '../../engine/derive/entities';
@@ -89,7 +89,18 @@ export function ratio(hit: number, total: number): number {
 
 /** Everything the model would read in a request, as one string. */
 export function requestText(request: MessagesRequest): string {
-  return [...request.system.map((b) => b.text), ...request.messages.flatMap((m) => m.content.map(blockText))].join('\n');
+  return [...request.system.map((b) => b.text), ...request.messages.flatMap((m) => m.content.map(memoText))].join('\n');
+}
+
+/** blockText per block object: the same blocks come back every turn (blocks are never mutated). */
+const textMemo = new WeakMap<ContentBlock, string>();
+function memoText(block: ContentBlock): string {
+  let text = textMemo.get(block);
+  if (text === undefined) {
+    text = blockText(block);
+    textMemo.set(block, text);
+  }
+  return text;
 }
 
 function stringsOf(value: unknown): string[] {
