@@ -105,7 +105,7 @@ describe('verdict per window (issue 9)', () => {
     it('dominates at cost <= 0.60x full with span and reference >= 0.95 and far >= 0.85', () => {
       const v = judgeWindow(figures(row('strata', 0.6, 0.95, { ref: 0.95, far: 0.85 }), allFull));
       expect(v).toMatchObject({ basis: 'absolute', dominates: true, missed: [] });
-      expect(v.line).toContain('strata dominates: no rival compacts (window, cline, condense, clear-tool-uses = full), absolute target met');
+      expect(v.line).toContain('strata dominates: absolute target met (no rival compacts: window, cline, condense, clear-tool-uses = full; target cost <= 0.6');
     });
 
     it('says which part of the target it misses', () => {
@@ -113,7 +113,7 @@ describe('verdict per window (issue 9)', () => {
       expect(v.basis).toBe('absolute');
       expect(v.dominates).toBe(false);
       expect(v.missed).toEqual(['cost 0.715 > 0.6', 'span 0.925 < 0.95', 'far 0.840 < 0.85']);
-      expect(v.line).toContain('misses the absolute target');
+      expect(v.line).toContain('misses the absolute target on cost 0.715 > 0.6, span 0.925 < 0.95, far 0.840 < 0.85 (no rival compacts');
       const worst = judgeWindow(figures(row('strata', 0.5, 0.99), allFull, 1.1));
       expect(worst.missed).toEqual(['worst session 1.100 > 1.05']);
     });

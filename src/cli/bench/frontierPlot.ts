@@ -15,10 +15,13 @@ export interface FrontierPanel {
 const PANEL_W = 440;
 const PANEL_H = 340;
 const PAD = { left: 56, right: 20, top: 34, bottom: 44 };
-/** Costs above this share of full are drawn on the right edge with their value (masking can reach 4x). */
+/** The x axis ends at this share of full at most; costlier points sit on the right edge with their value (masking reaches 4x). */
 const X_CAP = 1.5;
-/** Points closer than this (in both axes) share one label. */
-const SAME = 0.004;
+/** Points closer than this (in both axes) share one dot and one label. */
+const SAME = 0.01;
+/** Rough label metrics at font-size 11, pixels, to keep labels from overprinting each other. */
+const LABEL_CHAR_PX = 6;
+const LABEL_LINE_PX = 13;
 
 /**
  * The pressure sweep at a glance: one panel per window, cost (x, share of full) against span
@@ -40,17 +43,16 @@ ${body}
 }
 
 function panel(p: FrontierPanel, left: number, top: number): string {
-  const costs = p.points.map((q) => Math.min(q.cost, X_CAP));
-  const xMax = Math.max(1.1, Math.ceil((Math.max(0, ...costs) + 0.05) * 10) / 10);
+  const shown = Math.min(X_CAP, Math.max(0, ...p.points.map((q) => q.cost)));
+  const xMax = Math.max(1.1, Math.min(X_CAP, Math.ceil((shown + 0.05) * 10) / 10));
   const yMin = Math.min(0.9, Math.floor((Math.min(1, ...p.points.map((q) => q.span)) - 0.02) * 20) / 20);
   const plotW = PANEL_W - PAD.left - PAD.right;
   const plotH = PANEL_H - PAD.top - PAD.bottom;
-  const x = (v: number) => left + PAD.left + (Math.min(v, X_CAP) / xMax) * plotW;
+  const x = (v: number) => left + PAD.left + (Math.min(v, xMax) / xMax) * plotW;
   const y = (v: number) => top + PAD.top + (1 - (v - yMin) / (1 - yMin)) * plotH;
   const parts: string[] = [`<text x="${left + PAD.left}" y="${top + 20}" font-size="13" font-weight="bold">window ${p.window.toLocaleString('en-US')} tokens</text>`];
   parts.push(`<rect x="${left + PAD.left}" y="${top + PAD.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#9ca3af"/>`);
-  for (let k = 0; k <= Math.round(xMax * 5); k++) {
-    const v = k / 5;
+  for (let v = 0; v <= xMax + 1e-9; v += 0.2) {
     parts.push(`<line x1="${x(v).toFixed(1)}" x2="${x(v).toFixed(1)}" y1="${top + PAD.top}" y2="${top + PAD.top + plotH}" stroke="#f3f4f6"/>`);
     parts.push(`<text x="${x(v).toFixed(1)}" y="${top + PAD.top + plotH + 14}" text-anchor="middle">${v.toFixed(1)}</text>`);
   }
@@ -64,17 +66,24 @@ function panel(p: FrontierPanel, left: number, top: number): string {
   parts.push(`<text transform="translate(${left + 14},${top + PAD.top + plotH / 2}) rotate(-90)" text-anchor="middle">span recall</text>`);
   const frontier = paretoFrontier(p.points);
   parts.push(`<polyline class="frontier" fill="none" stroke="#9ca3af" stroke-dasharray="4 3" points="${frontier.map((q) => `${x(q.cost).toFixed(1)},${y(q.span).toFixed(1)}`).join(' ')}"/>`);
-  for (const group of groupClose(p.points)) {
+  const placed: Array<{ x1: number; x2: number; y: number }> = [];
+  const groups = groupClose(p.points).sort((a, b) => b[0]!.span - a[0]!.span);
+  for (const group of groups) {
     const q = group[0]!;
     const strata = group.some((g) => g.strategy === 'strata');
     const color = strata ? strategyColor('strata') : strategyColor(q.strategy);
-    const label = `${group.map((g) => g.strategy).join(', ')}${q.cost > X_CAP ? ` (${q.cost.toFixed(2)})` : ''}`;
+    const label = `${group.map((g) => g.strategy).join(', ')}${q.cost > xMax ? ` (${q.cost.toFixed(2)})` : ''}`;
     const px = x(q.cost);
     const py = y(q.span);
     const anchor = px > left + PAD.left + plotW * 0.6 ? 'end' : 'start';
-    const dx = anchor === 'end' ? -7 : 7;
+    const width = label.length * LABEL_CHAR_PX;
+    const x1 = anchor === 'end' ? px - 7 - width : px + 7;
+    // Above the dot, or below it at the top edge; then down past any label already placed there.
+    let ly = py - 6 < top + PAD.top + 12 ? py + 15 : py - 6;
+    while (placed.some((l) => Math.abs(l.y - ly) < LABEL_LINE_PX && l.x1 < x1 + width && x1 < l.x2)) ly += LABEL_LINE_PX;
+    placed.push({ x1, x2: x1 + width, y: ly });
     parts.push(`<circle class="point" data-strategy="${escapeXml(group.map((g) => g.strategy).join(','))}" cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="${strata ? 5 : 4}" fill="${color}"/>`);
-    parts.push(`<text x="${(px + dx).toFixed(1)}" y="${(py - 6).toFixed(1)}" text-anchor="${anchor}" fill="${color}"${strata ? ' font-weight="bold"' : ''}>${escapeXml(label)}</text>`);
+    parts.push(`<text x="${(anchor === 'end' ? px - 7 : px + 7).toFixed(1)}" y="${ly.toFixed(1)}" text-anchor="${anchor}" fill="${color}"${strata ? ' font-weight="bold"' : ''}>${escapeXml(label)}</text>`);
   }
   return parts.join('\n');
 }

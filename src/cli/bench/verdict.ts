@@ -93,13 +93,13 @@ export function judgeWindow(f: WindowFigures): Verdict {
       ...(strata.farRefRecall >= TARGETS.far ? [] : [`far ${strata.farRefRecall.toFixed(3)} < ${TARGETS.far}`]),
       ...(worstOk ? [] : [`worst session ${worstSession.ratio.toFixed(3)} > ${TARGETS.worstSession}`]),
     ];
-    const why = fitting.length === 0 ? 'no rival fits the window' : `no rival compacts (${fitting.map((r) => r.strategy).join(', ')} = full)`;
+    const why = fitting.length === 0 ? 'no rival fits the window' : `no rival compacts: ${fitting.map((r) => r.strategy).join(', ')} = full`;
     const figures = `cost ${strata.costVsFull.toFixed(3)}x full, span ${strata.spanRecall.toFixed(3)}, reference ${strata.refRecall.toFixed(3)}, far ${strata.farRefRecall.toFixed(3)}`;
-    const target = `cost <= ${TARGETS.absoluteCost} at span >= ${TARGETS.span}, reference >= ${TARGETS.reference}, far >= ${TARGETS.far}`;
+    const target = `target cost <= ${TARGETS.absoluteCost} at span >= ${TARGETS.span}, reference >= ${TARGETS.reference}, far >= ${TARGETS.far}`;
     const line =
       missed.length === 0
-        ? `${head} dominates: ${why}, absolute target met (${target}): ${figures}; ${worstText}${suffix}`
-        : `${head} misses the absolute target (${why}; ${target}) on ${missed.join(', ')}; ${figures}; ${worstText}${suffix}`;
+        ? `${head} dominates: absolute target met (${why}; ${target}): ${figures}; ${worstText}${suffix}`
+        : `${head} misses the absolute target on ${missed.join(', ')} (${why}; ${target}): ${figures}; ${worstText}${suffix}`;
     return { window: f.window, basis: 'absolute', dominates: missed.length === 0, rivals, beatenOnCost: [], beatenOnSpan: [], missed, worstSession, line };
   }
 
