@@ -114,19 +114,27 @@ describe('bench --windows: every strategy at each window in one run', () => {
 describe('frontier plot', () => {
   it('keeps the points no other point beats on both axes, cheapest first', () => {
     const points = [
-      { strategy: 'full', cost: 1, span: 1 },
-      { strategy: 'window', cost: 0.7, span: 0.92 },
-      { strategy: 'cline', cost: 0.78, span: 0.9 },
-      { strategy: 'strata', cost: 0.86, span: 0.88 },
-      { strategy: 'condense', cost: 0.76, span: 0.95 },
+      { strategy: 'full', cost: 1, span: 1, fits: true },
+      { strategy: 'window', cost: 0.7, span: 0.92, fits: true },
+      { strategy: 'cline', cost: 0.78, span: 0.9, fits: true },
+      { strategy: 'strata', cost: 0.86, span: 0.88, fits: true },
+      { strategy: 'condense', cost: 0.76, span: 0.95, fits: true },
     ];
     expect(paretoFrontier(points).map((p) => p.strategy)).toEqual(['window', 'condense', 'full']);
   });
 
   it('shares one dot between strategies at the same place and labels costs off the chart with their value', () => {
-    const svg = frontierSvg([{ window: 200_000, points: [{ strategy: 'full', cost: 1, span: 1 }, { strategy: 'condense', cost: 1, span: 1 }, { strategy: 'masking', cost: 4.22, span: 0.89 }, { strategy: 'strata', cost: 0.7, span: 0.93 }] }]);
+    const svg = frontierSvg([{ window: 200_000, points: [{ strategy: 'full', cost: 1, span: 1, fits: true }, { strategy: 'condense', cost: 1, span: 1, fits: true }, { strategy: 'masking', cost: 4.22, span: 0.89, fits: true }, { strategy: 'strata', cost: 0.7, span: 0.93, fits: true }] }]);
     expect(svg.match(/<circle/g)).toHaveLength(3);
     expect(svg).toContain('>full, condense<');
     expect(svg).toContain('masking (4.22)');
+  });
+
+  it('draws a strategy that overflows the window hollow and leaves it off the frontier', () => {
+    const svg = frontierSvg([{ window: 32_000, points: [{ strategy: 'full', cost: 1, span: 1, fits: false }, { strategy: 'window', cost: 0.7, span: 0.92, fits: true }, { strategy: 'strata', cost: 0.86, span: 0.88, fits: true }] }]);
+    expect(svg).toContain('full (over window)');
+    expect(svg).toMatch(/data-strategy="full"[^>]*fill="white"/);
+    const frontier = /class="frontier"[^>]*points="([^"]*)"/.exec(svg)![1]!.trim().split(' ');
+    expect(frontier).toHaveLength(1);
   });
 });

@@ -112,7 +112,7 @@ function report(args: BenchArgs, runs: WindowRun[], summaries: WindowSummary[], 
     out(`\nwrote ${args.json}`);
   }
   if (args.plot) {
-    writeFileSync(args.plot, frontierSvg(summaries.map((s) => ({ window: s.window, points: s.pooled.map((r) => ({ strategy: r.strategy, cost: r.costVsFull, span: r.spanRecall })) }))));
+    writeFileSync(args.plot, frontierSvg(summaries.map((s) => ({ window: s.window, points: s.pooled.map((r) => ({ strategy: r.strategy, cost: r.costVsFull, span: r.spanRecall, fits: r.overWindow === 0 })) }))));
     out(`wrote ${args.plot} (frontier, ${summaries.length} windows)`);
   }
   if (args.sessionPlot) {

@@ -5,6 +5,8 @@ export interface FrontierPoint {
   strategy: string;
   cost: number;
   span: number;
+  /** False when some request was larger than the window: drawn hollow, kept off the frontier. */
+  fits: boolean;
 }
 
 export interface FrontierPanel {
@@ -26,7 +28,8 @@ const LABEL_LINE_PX = 13;
 /**
  * The pressure sweep at a glance: one panel per window, cost (x, share of full) against span
  * recall (y), every strategy a labelled point, the Pareto frontier (no other point cheaper and
- * recalling more) as a line. Up-and-left is better. Plain SVG, no dependencies.
+ * recalling more, among those that fit the window) as a line; a strategy that sent a request
+ * larger than the window is a hollow dot. Up-and-left is better. Plain SVG, no dependencies.
  */
 export function frontierSvg(panels: FrontierPanel[]): string {
   const columns = Math.min(2, Math.max(1, panels.length));
@@ -64,7 +67,7 @@ function panel(p: FrontierPanel, left: number, top: number): string {
   }
   parts.push(`<text x="${left + PAD.left + plotW / 2}" y="${top + PANEL_H - 10}" text-anchor="middle">cost / full</text>`);
   parts.push(`<text transform="translate(${left + 14},${top + PAD.top + plotH / 2}) rotate(-90)" text-anchor="middle">span recall</text>`);
-  const frontier = paretoFrontier(p.points);
+  const frontier = paretoFrontier(p.points.filter((q) => q.fits));
   parts.push(`<polyline class="frontier" fill="none" stroke="#9ca3af" stroke-dasharray="4 3" points="${frontier.map((q) => `${x(q.cost).toFixed(1)},${y(q.span).toFixed(1)}`).join(' ')}"/>`);
   const placed: Array<{ x1: number; x2: number; y: number }> = [];
   const groups = groupClose(p.points).sort((a, b) => b[0]!.span - a[0]!.span);
@@ -72,7 +75,7 @@ function panel(p: FrontierPanel, left: number, top: number): string {
     const q = group[0]!;
     const strata = group.some((g) => g.strategy === 'strata');
     const color = strata ? strategyColor('strata') : strategyColor(q.strategy);
-    const label = `${group.map((g) => g.strategy).join(', ')}${q.cost > xMax ? ` (${q.cost.toFixed(2)})` : ''}`;
+    const label = `${group.map((g) => g.strategy).join(', ')}${q.cost > xMax ? ` (${q.cost.toFixed(2)})` : ''}${q.fits ? '' : ' (over window)'}`;
     const px = x(q.cost);
     const py = y(q.span);
     const anchor = px > left + PAD.left + plotW * 0.6 ? 'end' : 'start';
@@ -82,7 +85,7 @@ function panel(p: FrontierPanel, left: number, top: number): string {
     let ly = py - 6 < top + PAD.top + 12 ? py + 15 : py - 6;
     while (placed.some((l) => Math.abs(l.y - ly) < LABEL_LINE_PX && l.x1 < x1 + width && x1 < l.x2)) ly += LABEL_LINE_PX;
     placed.push({ x1, x2: x1 + width, y: ly });
-    parts.push(`<circle class="point" data-strategy="${escapeXml(group.map((g) => g.strategy).join(','))}" cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="${strata ? 5 : 4}" fill="${color}"/>`);
+    parts.push(`<circle class="point" data-strategy="${escapeXml(group.map((g) => g.strategy).join(','))}" cx="${px.toFixed(1)}" cy="${py.toFixed(1)}" r="${strata ? 5 : 4}" ${q.fits ? `fill="${color}"` : `fill="white" stroke="${color}" stroke-width="1.5"`}/>`);
     parts.push(`<text x="${(anchor === 'end' ? px - 7 : px + 7).toFixed(1)}" y="${ly.toFixed(1)}" text-anchor="${anchor}" fill="${color}"${strata ? ' font-weight="bold"' : ''}>${escapeXml(label)}</text>`);
   }
   return parts.join('\n');
@@ -100,7 +103,7 @@ export function paretoFrontier(points: readonly FrontierPoint[]): FrontierPoint[
 function groupClose(points: readonly FrontierPoint[]): FrontierPoint[][] {
   const groups: FrontierPoint[][] = [];
   for (const q of points) {
-    const near = groups.find((g) => Math.abs(g[0]!.cost - q.cost) < SAME && Math.abs(g[0]!.span - q.span) < SAME);
+    const near = groups.find((g) => g[0]!.fits === q.fits && Math.abs(g[0]!.cost - q.cost) < SAME && Math.abs(g[0]!.span - q.span) < SAME);
     if (near) near.push(q);
     else groups.push([q]);
   }
