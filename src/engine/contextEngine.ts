@@ -200,6 +200,20 @@ export class ContextEngine {
     return retrieveExchanges(this.recorder.reader, this.options.sessionId, ids, format, this.state.settings.retrievalQuotaTokens, count).text;
   }
 
+  /**
+   * Full-text search over this session's archive: one line per hit (id, header, snippet), best
+   * first; an archive that cannot search says so in the text instead of throwing.
+   */
+  searchArchive(query: string, limit = 10): string {
+    try {
+      const hits = this.options.archive.search(this.options.sessionId, query, limit);
+      if (hits.length === 0) return `No archived exchange matches "${query}".`;
+      return hits.map((h) => `e${h.seq} ${h.header} — ${h.snippet}`).join('\n');
+    } catch (error) {
+      return `The archive could not be searched: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+
   /** The user pressed Condense: condense now, whatever the usage. */
   async condenseNow(signal?: AbortSignal): Promise<EngineEvent[]> {
     const events: EngineEvent[] = [];
