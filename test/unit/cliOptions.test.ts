@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../src/adapters/tempFiles';
 import type { CommandSpec } from '../../src/cli/commandSpec';
 import { BENCH_SPEC, REPLAY_SPEC } from '../../src/cli/commandSpec';
+import { inCliTerms } from '../../src/cli/cliSettings';
 import { sharedSessionFiles } from '../support/sharedSessions';
 
 const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
@@ -97,5 +98,14 @@ describe('piped into head', () => {
     expect(run.stdout.split('\n').filter(Boolean)).toHaveLength(2);
     expect(run.stderr).not.toMatch(/EPIPE|\n\s+at /);
     expect(run.stderr).toBe('');
+  });
+});
+
+describe('engine messages in command-line terms', () => {
+  it('names the flag instead of the editor setting', () => {
+    const engine = 'The prompt budget (1000 tokens) is too small. Raise strata.contextWindow or lower strata.reservedOutputTokens.';
+    expect(inCliTerms(engine)).toBe('The prompt budget (1000 tokens) is too small. Raise --window or lower --set reservedOutputTokens=<value>.');
+    expect(inCliTerms('Turn e4 cannot fit the prompt budget (2000 tokens). Raise strata.promptBudgetTokens.')).toBe('Turn e4 cannot fit the prompt budget (2000 tokens). Raise --budget.');
+    expect(inCliTerms('Invalid Strata settings: x. Fix them in settings (strata.*) or the command line.')).toBe('Invalid Strata settings: x.');
   });
 });

@@ -62,13 +62,17 @@ export function emptyRecall(): RecallCounts {
 
 /** Scores one request: a probe counts as present when it occurs anywhere in the request's text. */
 export function scoreRecall(probe: TurnProbe, request: MessagesRequest, into: RecallCounts): void {
-  const text = requestText(request);
+  if (probe.spans.length === 0 && probe.refs.length === 0) return;
+  const texts = [...request.system.map((b) => b.text), ...request.messages.flatMap((m) => m.content.map(memoText))];
+  // Probes hold no newline, so "in the joined text" is "in one of its pieces"; the join is built only if one does.
+  let joined: string | undefined;
+  const present = (needle: string) => (needle.includes('\n') ? (joined ??= texts.join('\n')).includes(needle) : texts.some((t) => t.includes(needle)));
   for (const line of probe.spans) {
     into.spanTotal += 1;
-    if (text.includes(line)) into.spanHit += 1;
+    if (present(line)) into.spanHit += 1;
   }
   for (const ref of probe.refs) {
-    const hit = text.includes(ref.entity);
+    const hit = present(ref.entity);
     into.refTotal += 1;
     if (hit) into.refHit += 1;
     if (ref.far) {
