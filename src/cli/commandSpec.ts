@@ -3,8 +3,8 @@ export interface OptionSpec {
   type: 'string' | 'boolean';
   /** Placeholder shown in help for a string option, e.g. `<tokens>`. */
   value?: string;
-  /** The default as help shows it; absent when the option is off unless given. */
-  default?: string;
+  /** The default as help shows it (`none` / `off` when the option does nothing unless given). */
+  default: string;
   description: string;
 }
 
@@ -17,7 +17,7 @@ export interface CommandSpec {
   exitCodes: string[];
 }
 
-const HELP: OptionSpec = { type: 'boolean', description: 'print this help and exit 0' };
+const HELP: OptionSpec = { type: 'boolean', default: 'off', description: 'print this help and exit 0' };
 
 export const DEFAULT_WINDOWS = [32_000, 64_000, 128_000, 200_000];
 export const DEFAULT_SCALE = [100, 1_000, 10_000];
@@ -27,11 +27,11 @@ export const REPLAY_SPEC: CommandSpec = {
   positionals: '<session.jsonl>',
   summary: 'Drives the engine over a recorded session and prints one row per exchange.',
   options: {
-    dump: { type: 'string', value: '<requests.jsonl>', description: 'write every request the engine would send (README, "The dump contract")' },
+    dump: { type: 'string', value: '<requests.jsonl>', default: 'none', description: 'write every request the engine would send (README, "The dump contract")' },
     window: { type: 'string', value: '<tokens>', default: '200000', description: "the model's context window" },
     budget: { type: 'string', value: '<tokens>', default: '30000', description: "Strata's prompt budget; the budget in force is min(budget, window - 8192)" },
     archive: { type: 'string', value: '<file.sqlite>', default: 'a temporary file', description: 'the SQLite archive to write (reused archives keep their exchanges)' },
-    quiet: { type: 'boolean', description: 'print only the total line' },
+    quiet: { type: 'boolean', default: 'off', description: 'print only the total line' },
     help: HELP,
   },
   exitCodes: ['0  every request fitted the budget', '1  a request exceeded the budget, or a file could not be read', '2  usage error (nothing else is printed)'],
@@ -44,15 +44,15 @@ export const BENCH_SPEC: CommandSpec = {
   options: {
     sessions: { type: 'string', value: '<dir>', default: 'bench/sessions', description: 'folder of .jsonl sessions' },
     windows: { type: 'string', value: '<tokens,...>', default: DEFAULT_WINDOWS.join(','), description: 'context windows of the pressure sweep' },
-    window: { type: 'string', value: '<tokens>', description: 'one window only (same as --windows <tokens>)' },
+    window: { type: 'string', value: '<tokens>', default: 'the --windows list', description: 'one window only (same as --windows <tokens>)' },
     budget: { type: 'string', value: '<tokens>', default: '30000', description: "Strata's prompt budget; in force: min(budget, window - 8192) at each window" },
-    set: { type: 'string', value: '<name=value,...>', description: 'engine settings, e.g. workingMemoryMax=15 (unknown names are an error)' },
-    json: { type: 'string', value: '<file>', description: "write every window's figures, verdicts and the moonshot as JSON" },
-    plot: { type: 'string', value: '<file.svg>', description: 'draw cost against span recall, one panel per window (the frontier)' },
-    'session-plot': { type: 'string', value: '<file.svg>', description: 'draw prompt tokens and cost per turn of one session, at the smallest window' },
+    set: { type: 'string', value: '<name=value,...>', default: 'none', description: 'engine settings, e.g. workingMemoryMax=15 (unknown names are an error)' },
+    json: { type: 'string', value: '<file>', default: 'none', description: "write every window's figures, verdicts and the moonshot as JSON" },
+    plot: { type: 'string', value: '<file.svg>', default: 'none', description: 'draw cost against span recall, one panel per window (the frontier)' },
+    'session-plot': { type: 'string', value: '<file.svg>', default: 'none', description: 'draw prompt tokens and cost per turn of one session, at the smallest window' },
     'plot-session': { type: 'string', value: '<name>', default: 'the longest session', description: 'the session --session-plot draws' },
     scale: { type: 'string', value: '<n,...>', default: DEFAULT_SCALE.join(','), description: 'exchanges of the scaling run (Strata on concatenated sessions, at the largest window)' },
-    'no-scale': { type: 'boolean', description: 'skip the scaling run' },
+    'no-scale': { type: 'boolean', default: 'off', description: 'skip the scaling run' },
     help: HELP,
   },
   exitCodes: ['0  the bench ran (the verdicts are in its output, not its exit code)', '1  a session or output file could not be read or written', '2  usage error (nothing else is printed)'],
@@ -62,7 +62,7 @@ export const COMMANDS = [REPLAY_SPEC, BENCH_SPEC];
 
 /** `strata <command> --help`: usage line, every option with its default, exit codes. */
 export function commandHelp(spec: CommandSpec): string {
-  const rows = Object.entries(spec.options).map(([name, o]) => [`--${name}${o.value ? ` ${o.value}` : ''}`, `${o.description}${o.default ? ` (default: ${o.default})` : ''}`] as const);
+  const rows = Object.entries(spec.options).map(([name, o]) => [`--${name}${o.value ? ` ${o.value}` : ''}`, `${o.description} (default: ${o.default})`] as const);
   const width = Math.max(...rows.map(([flag]) => flag.length));
   return [
     `usage: strata ${spec.name}${spec.positionals ? ` ${spec.positionals}` : ''} [options]`,

@@ -1,5 +1,5 @@
-import { readdirSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { EngineSettings } from '../../shared/engineSettings';
 import type { ParsedSession } from '../../shared/sessionSchema';
 import { openSqliteArchive } from '../../adapters/sqliteArchiveStore';
@@ -39,6 +39,9 @@ export interface BenchArgs {
  * figure as JSON, the frontier plot and one session's plot.
  */
 export async function runBench(args: BenchArgs, out: (line: string) => void): Promise<WindowSummary[]> {
+  for (const [flag, path] of [['--json', args.json], ['--plot', args.plot], ['--session-plot', args.sessionPlot]] as const) {
+    if (path !== undefined && !existsSync(dirname(resolve(path)))) throw new StrataError(`${flag}: the folder of ${path} does not exist; create it or give another path.`, 'usage');
+  }
   const sessions = loadSessions(args.sessions);
   if (args.plotSession !== undefined && !sessions.some((s) => s.name === args.plotSession)) {
     throw new StrataError(`--plot-session: no session named '${args.plotSession}' in ${args.sessions}; give one of: ${sessions.map((s) => s.name).join(', ')}.`, 'usage');
