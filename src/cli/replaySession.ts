@@ -46,6 +46,8 @@ export async function replaySession(
     clock: steppingClock(REPLAY_EPOCH, 60_000),
     logger: ports.logger,
     systemPrompt: session.meta.system ?? DEFAULT_AGENT_SYSTEM,
+    // Debug runs check every request against the Messages API's rules (tests turn it on too).
+    validateRequests: process.env.STRATA_DEBUG === '1',
   });
   const problems = [...session.problems];
   let open = false;

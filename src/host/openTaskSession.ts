@@ -111,6 +111,8 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
       logger: o.logger,
       systemPrompt: systemPrompt(stable, o.userInstructions),
       tools: toolDefinitionsForApi(tools),
+      // A request the API would reject fails here with the reason, before it costs a call.
+      validateRequests: true,
     });
   } catch (error) {
     archive.close();
