@@ -76,7 +76,7 @@ export function commandHelp(spec: CommandSpec): string {
   ].join('\n');
 }
 
-/** `strata help`: every command's help. */
-export function fullHelp(): string {
-  return ['strata: the Strata context engine on the command line.', 'commands: help, replay, bench', '', ...COMMANDS.map(commandHelp).join('\n\n').split('\n')].join('\n');
+/** `strata help`: every command's help; `others` are the help texts of commands not described by a spec (chat). */
+export function fullHelp(others: string[] = []): string {
+  return ['strata: the Strata context engine on the command line.', 'commands: help, chat, replay, bench', '', [...others, ...COMMANDS.map(commandHelp)].join('\n\n')].join('\n');
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { StrataError } from '../engine/ports';
 import { runBench } from './bench/benchCommand';
+import { CHAT_USAGE, runChat } from './chatCommand';
 import { cliSettings, inCliTerms, parseSet } from './cliSettings';
 import { BENCH_SPEC, commandHelp, COMMANDS, DEFAULT_SCALE, DEFAULT_WINDOWS, fullHelp, REPLAY_SPEC } from './commandSpec';
 import { parseArgs, positiveInt, positiveIntList, stringValue } from './parseArgs';
@@ -11,17 +12,18 @@ const print = (line: string) => process.stdout.write(`${line}\n`);
 /** Entry point of the `strata` bin: dispatches a subcommand; every usage error is found before anything is printed. */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === undefined) throw new StrataError(`No command given.\n${fullHelp()}`, 'usage');
+  if (command === undefined) throw new StrataError(`No command given.\n${fullHelp([CHAT_USAGE])}`, 'usage');
   if (command === 'help' || command === '--help' || command === '-h') {
     const topic = rest[0];
     const spec = COMMANDS.find((c) => c.name === topic);
-    if (topic !== undefined && !spec) throw new StrataError(`No help on '${topic}': the commands are ${COMMANDS.map((c) => c.name).join(', ')}.`, 'usage');
-    print(spec ? commandHelp(spec) : fullHelp());
+    if (topic !== undefined && topic !== 'chat' && !spec) throw new StrataError(`No help on '${topic}': the commands are chat, ${COMMANDS.map((c) => c.name).join(', ')}.`, 'usage');
+    print(topic === 'chat' ? CHAT_USAGE : spec ? commandHelp(spec) : fullHelp([CHAT_USAGE]));
     return 0;
   }
+  if (command === 'chat') return runChat(rest, { stdin: process.stdin, out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });
   if (command === 'replay') return replay(rest);
   if (command === 'bench') return bench(rest);
-  throw new StrataError(`Unknown command '${command}'; the commands are help, ${COMMANDS.map((c) => c.name).join(', ')}. Run 'strata help'.`, 'usage');
+  throw new StrataError(`Unknown command '${command}'; the commands are help, chat, ${COMMANDS.map((c) => c.name).join(', ')}. Run 'strata help'.`, 'usage');
 }
 
 async function replay(argv: string[]): Promise<number> {
