@@ -42,6 +42,15 @@ describe('help', () => {
     expect(run.stdout).toMatch(/exit codes:\n {2}0 .*\n {2}1 .*\n {2}2 {2}usage error/);
   });
 
+  it('includes chat, which reads its own options', () => {
+    const all = strata('help');
+    expect(all.stdout).toContain('commands: help, chat, replay, bench');
+    expect(all.stdout).toContain('usage: strata chat');
+    const chat = strata('help', 'chat');
+    expect(chat.status).toBe(0);
+    expect(chat.stdout).toMatch(/^usage: strata chat/);
+  });
+
   it('shows the sweep windows as the bench default', () => {
     expect(strata('bench', '--help').stdout).toMatch(/--windows <tokens,\.\.\.> +.*\(default: 32000,64000,128000,200000\)/);
   });
