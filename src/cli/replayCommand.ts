@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { resolveEngineSettings } from '../shared/engineSettings';
+import type { EngineSettings } from '../shared/engineSettings';
 import { openSqliteArchive } from '../adapters/sqliteArchiveStore';
 import { readSessionFile } from '../adapters/sessionFileReader';
 import { createTiktokenTokenizer } from '../adapters/tiktokenTokenizer';
@@ -14,9 +14,9 @@ import { ArchiveError } from '../engine/ports';
 
 export interface ReplayArgs {
   session: string;
+  /** Engine settings, validated by the caller (the CLI builds them from --window and --budget). */
+  settings: EngineSettings;
   dump?: string;
-  window?: number;
-  budget?: number;
   archive?: string;
   quiet?: boolean;
 }
@@ -27,10 +27,7 @@ export interface ReplayArgs {
  */
 export async function runReplay(args: ReplayArgs, out: (line: string) => void): Promise<ReplayTotals> {
   const session = readSessionFile(args.session);
-  const settings = resolveEngineSettings({
-    ...(args.window !== undefined ? { contextWindow: args.window } : {}),
-    ...(args.budget !== undefined ? { promptBudgetTokens: args.budget } : {}),
-  });
+  const settings = args.settings;
   const logger = stderrLogger();
   const temp = makeTempDir('strata-replay-');
   const archive = openArchiveOrTemp(args.archive, `${temp.dir}/archive.sqlite`, logger);
