@@ -6,18 +6,17 @@ import { runBench } from './bench/benchCommand';
 import { runReplay } from './replayCommand';
 
 const USAGE = `usage:
-  strata replay <session.jsonl> [--dump <requests.jsonl>] [--window <tokens>] [--budget <tokens>] [--archive <file.sqlite>] [--quiet]
+  strata replay <session.jsonl> [--dump <requests.jsonl>] [--window <tokens>] [--budget <tokens>] [--archive <file.sqlite> [--resume <sessionId>|last]] [--quiet]
   strata bench [--sessions <dir>] [--json <file>] [--plot <file.svg>] [--plot-session <name>] [--window <tokens>] [--budget <tokens>] [--scale 100,1000,10000 | --no-scale] [--set name=value,name=value (engine settings, e.g. workingMemoryMax=15)]`;
 
 /** Entry point of the `strata` bin: dispatches a subcommand, turns errors into readable messages. */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'replay') {
-    const args = parseArgs(rest, { dump: 'string', window: 'number', budget: 'number', archive: 'string', quiet: 'boolean' });
+    const args = parseArgs(rest, { dump: 'string', window: 'number', budget: 'number', archive: 'string', resume: 'string', quiet: 'boolean' });
     const session = args.positional[0];
     if (!session || args.positional.length > 1) throw new StrataError(`replay takes exactly one session file.\n${USAGE}`, 'usage');
-    const totals = await runReplay({ session, ...args.options }, (line) => process.stdout.write(`${line}\n`));
-    return totals.overBudget > 0 ? 1 : 0;
+    return (await runReplay({ session, ...args.options }, (line) => process.stdout.write(`${line}\n`))).exitCode;
   }
   if (command === 'bench') {
     const args = parseArgs(rest, { sessions: 'string', json: 'string', plot: 'string', 'plot-session': 'string', window: 'number', budget: 'number', scale: 'string', 'no-scale': 'boolean', set: 'string' });

@@ -51,7 +51,11 @@ describe('replay on every shared real session (default settings, real tokenizer,
             if (['L0', 'L2', 'L3', 'L4'].includes(layer.layer)) expect(layer.used, `${layer.layer} on turn ${t.turn}`).toBeLessThanOrEqual(layer.budget);
           }
         }
-        expect(archive.lastSeq(basename(file))).toBe(answers);
+        expect(result.unarchived).toBe(0);
+        // replaySession closed the engine and its archive: what it holds is read back from the file.
+        const reopened = openSqliteArchive(`${temp.dir}/a.sqlite`);
+        expect(reopened.lastSeq(basename(file))).toBe(answers);
+        reopened.close();
       } finally {
         archive.close();
         temp.remove();

@@ -18,6 +18,9 @@ import { formatScaling, formatTable, toRow } from './report';
 import type { ScalePoint } from './scaling';
 import { measureScale, stretchSession } from './scaling';
 
+/** The bench's archives are deleted at exit: no fsync per commit (see README, "Durability"). */
+const TEMP_ARCHIVE = { synchronous: 'NORMAL' } as const;
+
 export interface BenchArgs {
   sessions: string;
   json?: string;
@@ -50,13 +53,13 @@ export async function runBench(args: BenchArgs, out: (line: string) => void): Pr
   try {
     let n = 0;
     for (const { name, session } of sessions) {
-      const results = await benchSession(session, name, args.settings, { tokenizer, logger, openArchive: () => openSqliteArchive(join(temp.dir, `s${n++}.sqlite`)) }, () => progress.tick());
+      const results = await benchSession(session, name, args.settings, { tokenizer, logger, openArchive: () => openSqliteArchive(join(temp.dir, `s${n++}.sqlite`), TEMP_ARCHIVE) }, () => progress.tick());
       perSession.push({ name, results });
     }
     const scaling: ScalePoint[] = [];
     for (const size of args.scale) {
       const path = join(temp.dir, `scale-${size}.sqlite`);
-      const archive = openSqliteArchive(path);
+      const archive = openSqliteArchive(path, TEMP_ARCHIVE);
       try {
         const stretched = stretchSession(sessions.map((s) => s.session), size);
         scaling.push(await measureScale(stretched, size, args.settings, { tokenizer, logger, archive, archiveBytes: () => fileBytes(path) }, () => progress.tick()));
