@@ -90,7 +90,8 @@ export async function runReplay(args: ReplayArgs, out: (line: string) => void): 
         },
       },
     );
-    for (const problem of result.problems) logger.warn(problem);
+    // The engine already logged its archive warnings as they happened: tell the rest.
+    for (const problem of result.problems) if (!logger.warnings.includes(problem)) logger.warn(problem);
     out(totalsLine(totals));
     if (interrupted) logger.warn(`Stopped by ${interrupted} after e${result.skipped + result.turns}; every exchange up to it is archived.${named ? ` Continue with --resume ${target.sessionId}.` : ''}`);
     const exitCode = interrupted ? (SIGNAL_EXIT[interrupted] ?? 1) : totals.overBudget > 0 || result.unarchived > 0 ? 1 : 0;

@@ -9,6 +9,8 @@ import type { ArchiveStore, Logger } from '../../src/engine/ports';
 import { ContextEngine } from '../../src/engine/contextEngine';
 import { ExtractiveSummarizer } from '../../src/engine/extractiveSummarizer';
 import { resolveEngineSettings } from '../../src/shared/engineSettings';
+import { parseSessionText } from '../../src/shared/sessionSchema';
+import { replaySession } from '../../src/cli/replaySession';
 import { steppingClock } from '../../src/adapters/systemClock';
 import { MemoryArchive } from '../support/memoryArchive';
 import { assistant, charTokenizer, silentLogger, text, user } from '../support/engineHarness';
@@ -188,5 +190,43 @@ describe('ContextEngine.flush() and close()', () => {
     expect(reopened.lastSeq('s1')).toBe(3);
     expect(reopened.get('s1', 3)!.full[1]!.content).toEqual([{ type: 'text', text: 'three' }]);
     reopened.close();
+  });
+});
+
+describe('replaySession closes its engine', () => {
+  const lines = [
+    JSON.stringify({ role: 'user', content: 'Read the config.' }),
+    JSON.stringify({ role: 'assistant', content: [{ type: 'text', text: 'Reading it.' }] }),
+    JSON.stringify({ role: 'user', content: 'Now the tests.' }),
+    JSON.stringify({ role: 'assistant', content: [{ type: 'text', text: 'Done.' }] }),
+  ];
+
+  it('reports as unarchived what a locked archive never took, and closes the archive', async () => {
+    const archive = new (class extends MemoryArchive {
+      closed = false;
+      override close(): void {
+        this.closed = true;
+      }
+    })();
+    archive.failWrites = true;
+    const result = await replaySession(parseSessionText(lines.join('\n'), 'two.jsonl'), 'two', resolveEngineSettings({}), { tokenizer: charTokenizer, archive, logger: silentLogger }, () => undefined);
+    expect(result).toMatchObject({ turns: 2, unarchived: 2, interrupted: false });
+    expect(result.problems.join('\n')).toMatch(/2 archive writes still pending \(e1, e2\)/);
+    expect(archive.closed).toBe(true);
+  });
+
+  it('refuses to replay into a session that already has exchanges unless resuming, and resumes after them', async () => {
+    const session = parseSessionText(lines.join('\n'), 'two.jsonl');
+    const archive = new MemoryArchive();
+    const ports = { tokenizer: charTokenizer, archive, logger: silentLogger };
+    const first = await replaySession(parseSessionText(lines.slice(0, 2).join('\n'), 'one.jsonl'), 'two', resolveEngineSettings({}), ports, () => undefined);
+    expect(first).toMatchObject({ turns: 1, skipped: 0 });
+    await expect(replaySession(session, 'two', resolveEngineSettings({}), ports, () => undefined)).rejects.toThrow(/already has 1 exchanges/);
+    const seen: number[] = [];
+    const resumed = await replaySession(session, 'two', resolveEngineSettings({}), ports, (t) => seen.push(t.turn), { resume: true });
+    expect(resumed).toMatchObject({ turns: 1, skipped: 1 });
+    expect(seen).toEqual([2]);
+    expect(archive.get('two', 2)!.createdAt - archive.get('two', 1)!.createdAt).toBe(60_000);
+    expect(archive.get('two', 2)!.full[1]!.content).toEqual([{ type: 'text', text: 'Done.' }]);
   });
 });
