@@ -36,7 +36,8 @@ export const MAX_ATTEMPTS = 3;
 /**
  * Archive writes, each on its own. A write that fails stays queued and is retried on the next
  * pass (after the next exchange, and on flush) without holding the others back: every pass
- * tries every retryable write in seq order. A locked archive is retried without limit; a
+ * tries every retryable write in seq order, except that a locked file ends the pass (the lock
+ * is the whole file's, and each try waits out the busy timeout). A locked archive is retried without limit; a
  * corrupt or newer archive, or a conflicting id, is permanent at once; a write failing for
  * other reasons (full or read-only disk) is permanent after MAX_ATTEMPTS. Permanent writes are
  * tried again only when another write has just succeeded (the store works again) or on flush.
@@ -123,6 +124,8 @@ export class ArchiveWriteQueue {
         this.logger.warn(problem);
         problems.push(problem);
       }
+      // A lock holds the whole file and each try waits out the busy timeout: the rest wait for the next pass.
+      if (failureKind(error) === 'passing') break;
     }
     return { problems, wrote };
   }

@@ -181,6 +181,26 @@ describe('ContextEngine.flush() and close()', () => {
     expect(errors.join()).toMatch(/2 archive writes still pending \(e1, e2\)/);
   });
 
+  it('a real SQLITE_BUSY is retried: the exchange waits while another process holds the lock, then is written', async () => {
+    const path = tempPath();
+    const engine = engineOn(openSqliteArchive(path, { busyTimeoutMs: 20 }));
+    await oneExchange(engine, 'one');
+    const other = new Database(path);
+    other.exec('BEGIN EXCLUSIVE');
+    const { problems } = await oneExchange(engine, 'two');
+    expect(problems.join()).toMatch(/e2 was not archived yet: .*locked by another process.*retried after each exchange/);
+    expect(engine.pendingArchiveWrites).toBe(1);
+    expect(engine.retrieve(['e2'], 'full')).toContain('two');
+    other.exec('ROLLBACK');
+    other.close();
+    await oneExchange(engine, 'three');
+    expect(engine.pendingArchiveWrites).toBe(0);
+    engine.close();
+    const reopened = openSqliteArchive(path);
+    expect([1, 2, 3].map((seq) => reopened.get('s1', seq)?.full[1]!.content)).toEqual(['one', 'two', 'three'].map((t) => [{ type: 'text', text: t }]));
+    reopened.close();
+  });
+
   it('a real SQLite archive holds every exchange after close, read back from the file', async () => {
     const path = tempPath();
     const engine = engineOn(openSqliteArchive(path));

@@ -65,20 +65,33 @@ describe('ArchiveWriteQueue: every exchange written on its own', () => {
 
   it('does not let one failing exchange hold the others back, and tries them in seq order', () => {
     const { store, queue } = setup();
-    store.failPut.set(1, [locked(), locked(), locked()]);
+    store.failPut.set(1, [full(), full()]);
     queue.put(ex(1));
     queue.drain();
     queue.put(ex(2));
     queue.drain();
-    queue.put(ex(3));
-    queue.drain();
     expect(store.get('s', 2)).toBeDefined();
-    expect(store.get('s', 3)).toBeDefined();
     expect(store.get('s', 1)).toBeUndefined();
     expect(queue.pendingCount).toBe(1);
-    expect(store.attempts).toEqual(['put e1', 'put e1', 'put e2', 'put e1', 'put e3']);
+    queue.put(ex(3));
     queue.drain();
-    expect(store.get('s', 1)).toEqual(ex(1));
+    expect(store.attempts).toEqual(['put e1', 'put e1', 'put e2', 'put e1', 'put e3']);
+    expect([1, 2, 3].map((seq) => store.get('s', seq))).toEqual([ex(1), ex(2), ex(3)]);
+    expect(queue.pendingCount).toBe(0);
+  });
+
+  it('ends a pass at a locked file (each try waits out the busy timeout) and resumes with the oldest write', () => {
+    const { store, queue } = setup();
+    store.failPut.set(1, [locked()]);
+    queue.put(ex(1));
+    queue.drain();
+    store.failPut.set(1, [locked()]);
+    queue.put(ex(2));
+    queue.drain();
+    expect(store.attempts).toEqual(['put e1', 'put e1']);
+    expect(queue.pendingCount).toBe(2);
+    queue.drain();
+    expect(store.attempts).toEqual(['put e1', 'put e1', 'put e1', 'put e2']);
     expect(queue.pendingCount).toBe(0);
   });
 
