@@ -17,13 +17,18 @@ interface WireUsage {
 /** The subset of `RawMessageStreamEvent` this fold reads. */
 export type WireStreamEvent =
   | { type: 'message_start'; message: { model: string; usage: WireUsage } }
-  | { type: 'content_block_start'; index: number; content_block: { type: string; id?: string; name?: string; text?: string } }
-  | { type: 'content_block_delta'; index: number; delta: { type: string; text?: string; partial_json?: string } }
+  | { type: 'content_block_start'; index: number; content_block: { type: string; id?: string; name?: string; text?: string; thinking?: string; signature?: string; data?: string } }
+  | { type: 'content_block_delta'; index: number; delta: { type: string; text?: string; partial_json?: string; thinking?: string; signature?: string } }
   | { type: 'content_block_stop'; index: number }
   | { type: 'message_delta'; delta: { stop_reason: string | null }; usage: WireUsage }
   | { type: 'message_stop' };
 
-type OpenBlock = { kind: 'text'; text: string } | { kind: 'tool'; id: string; name: string; json: string } | { kind: 'other' };
+type OpenBlock =
+  | { kind: 'text'; text: string }
+  | { kind: 'tool'; id: string; name: string; json: string }
+  | { kind: 'thinking'; thinking: string; signature: string }
+  | { kind: 'redacted'; data: string }
+  | { kind: 'other' };
 
 const STOP_REASONS: ReadonlySet<string> = new Set(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'pause_turn', 'refusal']);
 
@@ -56,6 +61,8 @@ export class StreamedAnswer {
         const b = event.content_block;
         if (b.type === 'text') this.open.set(event.index, { kind: 'text', text: b.text ?? '' });
         else if (b.type === 'tool_use') this.open.set(event.index, { kind: 'tool', id: b.id ?? '', name: b.name ?? '', json: '' });
+        else if (b.type === 'thinking') this.open.set(event.index, { kind: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' });
+        else if (b.type === 'redacted_thinking') this.open.set(event.index, { kind: 'redacted', data: b.data ?? '' });
         else this.open.set(event.index, { kind: 'other' });
         break;
       }
@@ -66,6 +73,10 @@ export class StreamedAnswer {
           this.emit({ type: 'text', text: event.delta.text });
         } else if (block?.kind === 'tool' && event.delta.type === 'input_json_delta') {
           block.json += event.delta.partial_json ?? '';
+        } else if (block?.kind === 'thinking' && event.delta.type === 'thinking_delta') {
+          block.thinking += event.delta.thinking ?? '';
+        } else if (block?.kind === 'thinking' && event.delta.type === 'signature_delta') {
+          block.signature += event.delta.signature ?? '';
         }
         break;
       }
@@ -85,6 +96,7 @@ export class StreamedAnswer {
   /**
    * The answer as it stands. Open text blocks are kept (their text was shown); an open tool call
    * is dropped: its input is incomplete and a tool_use without its result would break the next request.
+   * An open thinking block is dropped too: without its signature the API would refuse it.
    */
   result(stopReason?: ModelStopReason): ModelResult {
     const blocks = new Map(this.done);
@@ -97,6 +109,15 @@ export class StreamedAnswer {
     const block = this.open.get(index);
     this.open.delete(index);
     if (!block || block.kind === 'other') return;
+    // Thinking goes back to the API unchanged in the next turn of a tool loop (it checks the signature).
+    if (block.kind === 'thinking') {
+      if (block.signature) this.done.set(index, { type: 'thinking', thinking: block.thinking, signature: block.signature });
+      return;
+    }
+    if (block.kind === 'redacted') {
+      this.done.set(index, { type: 'redacted_thinking', data: block.data });
+      return;
+    }
     if (block.kind === 'text') {
       if (block.text) this.done.set(index, { type: 'text', text: block.text });
       return;

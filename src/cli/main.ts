@@ -4,14 +4,17 @@ import { join } from 'node:path';
 import { resolveEngineSettings } from '../shared/engineSettings';
 import { runBench } from './bench/benchCommand';
 import { runReplay } from './replayCommand';
+import { runChat } from './chatCommand';
 
 const USAGE = `usage:
+  strata chat [--workspace <dir>] [--model <id>] [--base-url <url>] [--archive <file>] [--resume <id>] [--record <file.jsonl>] [--yes] [--verbose]
   strata replay <session.jsonl> [--dump <requests.jsonl>] [--window <tokens>] [--budget <tokens>] [--archive <file.sqlite> [--resume <sessionId>|last]] [--quiet]
   strata bench [--sessions <dir>] [--json <file>] [--plot <file.svg>] [--plot-session <name>] [--window <tokens>] [--budget <tokens>] [--scale 100,1000,10000 | --no-scale] [--set name=value,name=value (engine settings, e.g. workingMemoryMax=15)]`;
 
 /** Entry point of the `strata` bin: dispatches a subcommand, turns errors into readable messages. */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === 'chat') return runChat(rest, { stdin: process.stdin, out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });
   if (command === 'replay') {
     const args = parseArgs(rest, { dump: 'string', window: 'number', budget: 'number', archive: 'string', resume: 'string', quiet: 'boolean' });
     const session = args.positional[0];

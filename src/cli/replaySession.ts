@@ -46,7 +46,7 @@ export interface ReplayResult {
   /** Recorded answers skipped because a resumed session already held them. */
   skipped: number;
   problems: string[];
-  /** Archive writes still pending when the engine closed: lost. */
+  /** Archive writes still pending after the final flush: lost when the process ends. */
   unarchived: number;
   interrupted: boolean;
 }
@@ -54,8 +54,9 @@ export interface ReplayResult {
 /**
  * Feeds a recorded session to the engine in order. Before each recorded answer it assembles
  * the request the engine would send at that point (from what came before only), then ingests
- * the answer. `onTurn` sees every turn as it happens. The engine is closed at the end (its
- * pending writes flushed, the archive closed), also when the replay throws or is stopped.
+ * the answer. `onTurn` sees every turn as it happens. At the end, also when the replay throws
+ * or is stopped, the engine's pending archive writes are flushed; the archive stays open for
+ * whoever opened it to read and close.
  */
 export async function replaySession(
   session: ParsedSession,
@@ -79,6 +80,8 @@ export async function replaySession(
     clock: steppingClock(REPLAY_EPOCH + skip * CLOCK_STEP_MS, CLOCK_STEP_MS),
     logger: ports.logger,
     systemPrompt: session.meta.system ?? DEFAULT_AGENT_SYSTEM,
+    // Debug runs check every request against the Messages API's rules (tests turn it on too).
+    validateRequests: process.env.STRATA_DEBUG === '1',
   });
   const problems = [...session.problems];
   let open = false;
@@ -117,9 +120,9 @@ export async function replaySession(
       open = false;
     }
   } finally {
-    const closing = engine.close();
-    problems.push(...closing.problems);
-    unarchived = closing.pending.length;
+    const flushed = engine.flush();
+    problems.push(...flushed.problems);
+    unarchived = flushed.pending.length;
   }
   if (skip > turn) problems.push(`session ${sessionId} holds ${skip} exchanges but the file has only ${turn} answers; nothing was replayed`);
   return { turns: Math.max(0, turn - skip), skipped: Math.min(skip, turn), problems, unarchived, interrupted };

@@ -47,6 +47,7 @@ export function systemPrompt(env: StableEnvironment, extraInstructions = ''): st
     '- Read before you edit; prefer edit_file (search/replace) over rewriting whole files.',
     '- Writes and commands may need the user\'s approval; if one is refused, ask or change course, do not retry it unchanged.',
     '- Never print secrets (API keys, tokens) you come across; never run destructive commands (rm -rf, force pushes) unless the user asked for exactly that.',
+    '- Earlier exchanges you only see as headers, summaries or pointers are archived, not lost: call the recall tool (by id or by topic) rather than re-running a command or re-reading a file.',
     '- When the task is done, say what changed and how it was checked, in a few lines.',
   ];
   if (extraInstructions.trim()) lines.push('', '## User instructions', extraInstructions.trim());

@@ -145,7 +145,7 @@ describe('AnthropicModelClient over real HTTP (the SDK against a local Messages 
     expect(err.message).toContain('roles must alternate');
   });
 
-  it('a thinking block in the stream does not disturb the text or the tool call around it', async () => {
+  it('keeps a thinking block whole (text and signature) beside the text and the tool call, for the next turn', async () => {
     server.enqueue({
       content: [
         { type: 'thinking', thinking: 'The user wants a.ts; read it first.', signature: 'sig-abc' },
@@ -156,6 +156,7 @@ describe('AnthropicModelClient over real HTTP (the SDK against a local Messages 
     const { result, events } = await run(client());
     expect(events.filter((e) => e.type === 'text').map((e) => (e.type === 'text' ? e.text : '')).join('')).toBe('Reading it.');
     expect(result.message.content).toEqual([
+      { type: 'thinking', thinking: 'The user wants a.ts; read it first.', signature: 'sig-abc' },
       { type: 'text', text: 'Reading it.' },
       { type: 'tool_use', id: 'toolu_msg_0001_2', name: 'read_file', input: { path: 'a.ts' } },
     ]);

@@ -111,7 +111,7 @@ describe('SQLite archive: one transaction per exchange, blobs included', () => {
     archive.put(exchange(2));
     expect(archive.lastSeq('s')).toBe(3);
     expect([1, 2, 3].map((seq) => archive.get('s', seq))).toEqual([exchange(1), exchange(2), exchange(3)]);
-    expect(() => archive.put(exchange(2, 'other'))).toThrow(/already in .* with other content/);
+    expect(() => archive.put(exchange(2, 'other'))).toThrow(/already archived with other content/);
     archive.close();
   });
 
@@ -213,7 +213,7 @@ describe('ContextEngine.flush() and close()', () => {
   });
 });
 
-describe('replaySession closes its engine', () => {
+describe('replaySession flushes its engine', () => {
   const lines = [
     JSON.stringify({ role: 'user', content: 'Read the config.' }),
     JSON.stringify({ role: 'assistant', content: [{ type: 'text', text: 'Reading it.' }] }),
@@ -221,18 +221,26 @@ describe('replaySession closes its engine', () => {
     JSON.stringify({ role: 'assistant', content: [{ type: 'text', text: 'Done.' }] }),
   ];
 
-  it('reports as unarchived what a locked archive never took, and closes the archive', async () => {
-    const archive = new (class extends MemoryArchive {
-      closed = false;
-      override close(): void {
-        this.closed = true;
-      }
-    })();
+  it('flushes at the end: what a locked archive held back is written before it returns', async () => {
+    const archive = new MemoryArchive();
+    archive.failWrites = true;
+    const result = await replaySession(parseSessionText(lines.join('\n'), 'two.jsonl'), 'two', resolveEngineSettings({}), { tokenizer: charTokenizer, archive, logger: silentLogger }, () => undefined, {
+      onArchived: (turn) => {
+        expect(archive.rows.size).toBe(0);
+        if (turn === 2) archive.failWrites = false;
+      },
+    });
+    expect(result).toMatchObject({ turns: 2, unarchived: 0, interrupted: false });
+    expect(archive.get('two', 1)).toBeDefined();
+    expect(archive.get('two', 2)).toBeDefined();
+  });
+
+  it('reports as unarchived what the archive never took', async () => {
+    const archive = new MemoryArchive();
     archive.failWrites = true;
     const result = await replaySession(parseSessionText(lines.join('\n'), 'two.jsonl'), 'two', resolveEngineSettings({}), { tokenizer: charTokenizer, archive, logger: silentLogger }, () => undefined);
-    expect(result).toMatchObject({ turns: 2, unarchived: 2, interrupted: false });
+    expect(result).toMatchObject({ turns: 2, unarchived: 2 });
     expect(result.problems.join('\n')).toMatch(/2 archive writes still pending \(e1, e2\)/);
-    expect(archive.closed).toBe(true);
   });
 
   it('refuses to replay into a session that already has exchanges unless resuming, and resumes after them', async () => {

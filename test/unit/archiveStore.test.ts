@@ -60,12 +60,33 @@ describe('SQLite archive (L5): a real file, reopened', () => {
     a.close();
   });
 
-  it('never reuses an id: same content is idempotent, other content or an older seq is refused', () => {
+  it('never reuses an id: same content is idempotent, other content is refused, a gap may be filled', () => {
     const a = openSqliteArchive(tempPath());
     a.put(exchange(1));
+    a.put(exchange(3));
+    expect(() => a.put(exchange(3))).not.toThrow();
+    const conflict = (put: () => void) => {
+      try {
+        put();
+      } catch (error) {
+        return error as ArchiveError;
+      }
+      return undefined;
+    };
+    const other = conflict(() => a.put(exchange(3, 'different')));
+    expect(other).toBeInstanceOf(ArchiveError);
+    expect(other!.code).toBe('archive_conflict');
+    expect(other!.message).toMatch(/e3 of session s is already archived with other content/);
+    // e2 was never written, but e3 was: a write of e2 that failed and is retried fills the gap
+    // (the write queue must not lose it), and once there it is refused with other content.
     a.put(exchange(2));
-    expect(() => a.put(exchange(2))).not.toThrow();
-    expect(() => a.put(exchange(2, 'different'))).toThrow(ArchiveError);
+    expect(a.get('s', 2)).toEqual(exchange(2));
+    const older = conflict(() => a.put(exchange(2, 'different')));
+    expect(older).toBeInstanceOf(ArchiveError);
+    expect(older!.code).toBe('archive_conflict');
+    expect(a.get('s', 2)).toEqual(exchange(2));
+    expect(a.get('s', 3)).toEqual(exchange(3));
+    expect(a.lastSeq('s')).toBe(3);
     a.close();
   });
 

@@ -26,9 +26,7 @@ describe('bad and extreme inputs end to end', () => {
       await replaySession(session, 'huge', resolveEngineSettings(), { tokenizer: createTiktokenTokenizer(), archive, logger: silentLogger }, (t) => turns.push(t));
       expect(turns).toHaveLength(2);
       for (const t of turns) expect(t.assembled.tokens).toBeLessThanOrEqual(t.assembled.budget);
-      const reopened = openSqliteArchive(`${temp.dir}/a.sqlite`);
-      const stored = reopened.get('huge', 2)!;
-      reopened.close();
+      const stored = archive.get('huge', 2)!;
       const result = stored.full[0]!.content[0]!;
       expect(result.type === 'tool_result' && result.content === huge).toBe(true);
     } finally {
