@@ -1,4 +1,4 @@
-import { resolveEngineSettings } from '../shared/engineSettings';
+import type { EngineSettings } from '../shared/engineSettings';
 import { openSqliteArchive } from '../adapters/sqliteArchiveStore';
 import { readSessionFile } from '../adapters/sessionFileReader';
 import { createTiktokenTokenizer } from '../adapters/tiktokenTokenizer';
@@ -14,9 +14,9 @@ import { ArchiveError, StrataError } from '../engine/ports';
 
 export interface ReplayArgs {
   session: string;
+  /** Engine settings, validated by the caller (the CLI builds them from --window and --budget). */
+  settings: EngineSettings;
   dump?: string;
-  window?: number;
-  budget?: number;
   archive?: string;
   /** A session id of this file in `archive`, or `last`; without it the replay starts a new session. */
   resume?: string;
@@ -42,10 +42,7 @@ const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGT
 export async function runReplay(args: ReplayArgs, out: (line: string) => void): Promise<ReplayOutcome> {
   if (args.resume !== undefined && !args.archive) throw new StrataError('--resume needs --archive <file.sqlite>: the session to resume lives there.', 'usage');
   const session = readSessionFile(args.session);
-  const settings = resolveEngineSettings({
-    ...(args.window !== undefined ? { contextWindow: args.window } : {}),
-    ...(args.budget !== undefined ? { promptBudgetTokens: args.budget } : {}),
-  });
+  const settings = args.settings;
   const logger = stderrLogger();
   const temp = makeTempDir('strata-replay-');
   const archive = openArchiveOrTemp(args.archive, `${temp.dir}/archive.sqlite`, logger);
