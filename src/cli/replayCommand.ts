@@ -90,9 +90,11 @@ export async function runReplay(args: ReplayArgs, out: (line: string) => void): 
     // The engine already logged its archive warnings as they happened: tell the rest.
     for (const problem of result.problems) if (!logger.warnings.includes(problem)) logger.warn(problem);
     out(totalsLine(totals));
-    if (interrupted) logger.warn(`Stopped by ${interrupted} after e${result.skipped + result.turns}; every exchange up to it is archived.${named ? ` Continue with --resume ${target.sessionId}.` : ''}`);
-    const exitCode = interrupted ? (SIGNAL_EXIT[interrupted] ?? 1) : totals.overBudget > 0 || result.unarchived > 0 ? 1 : 0;
-    return { ...totals, sessionId: target.sessionId, unarchived: result.unarchived, ...(interrupted ? { interrupted } : {}), exitCode };
+    // A signal after the last turn stopped nothing: the replay is complete.
+    const stoppedBy = result.interrupted ? interrupted : undefined;
+    if (stoppedBy) logger.warn(`Stopped by ${stoppedBy} after e${result.skipped + result.turns}; every exchange up to it is archived.${named ? ` Continue with --resume ${target.sessionId}.` : ''}`);
+    const exitCode = stoppedBy ? (SIGNAL_EXIT[stoppedBy] ?? 1) : totals.overBudget > 0 || result.unarchived > 0 ? 1 : 0;
+    return { ...totals, sessionId: target.sessionId, unarchived: result.unarchived, ...(stoppedBy ? { interrupted: stoppedBy } : {}), exitCode };
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
