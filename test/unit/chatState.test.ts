@@ -32,7 +32,7 @@ describe('webview chatReducer', () => {
 
   it('adds each turn cost to the session cost and keeps the latest usage', () => {
     const usage = computeUsage(50_000, 200_000, 8_192, []);
-    const s = run({ type: 'chat/turnDone', requestId: 'r1', usage, cost: 0.25 }, { type: 'chat/turnDone', requestId: 'r2', usage, cost: 0.5 });
+    const s = run({ type: 'chat/turnDone', requestId: 'r1', usage, cost: 0.25, cacheHitRate: 0 }, { type: 'chat/turnDone', requestId: 'r2', usage, cost: 0.5, cacheHitRate: 0.5 });
     expect(s.sessionCost).toBe(0.75);
     expect(s.usage).toBe(usage);
   });
@@ -42,7 +42,7 @@ describe('webview chatReducer', () => {
     const s = run(
       { type: 'session/started', sessionId: 's1' },
       { type: 'local/sent', requestId: 'r1', text: 'q' },
-      { type: 'chat/turnDone', requestId: 'r1', usage, cost: 1 },
+      { type: 'chat/turnDone', requestId: 'r1', usage, cost: 1, cacheHitRate: 0 },
     );
     expect(chatReducer(s, { type: 'session/started', sessionId: 's1' })).toBe(s);
     const fresh = chatReducer(s, { type: 'session/started', requestId: 'n1', sessionId: 's2' });
