@@ -30,11 +30,17 @@ export const REPLAY_SPEC: CommandSpec = {
     dump: { type: 'string', value: '<requests.jsonl>', default: 'none', description: 'write every request the engine would send (README, "The dump contract")' },
     window: { type: 'string', value: '<tokens>', default: '200000', description: "the model's context window" },
     budget: { type: 'string', value: '<tokens>', default: '30000', description: "Strata's prompt budget; in force: min(budget, window - 8192), less 5% until API usage corrects the token counts" },
-    archive: { type: 'string', value: '<file.sqlite>', default: 'a temporary file', description: 'the SQLite archive to write (reused archives keep their exchanges)' },
+    archive: { type: 'string', value: '<file.sqlite>', default: 'a temporary file', description: 'the SQLite archive to write; each replay is a new session in it, earlier ones are kept' },
+    resume: { type: 'string', value: '<sessionId|last>', default: 'none: a new session', description: 'continue that session of this file in --archive (last: the latest one, or a new one if none) after the exchanges it holds' },
     quiet: { type: 'boolean', default: 'off', description: 'print only the total line' },
     help: HELP,
   },
-  exitCodes: ['0  every request fitted the budget', '1  a request exceeded the budget, or a file could not be read', '2  usage error (nothing else is printed)'],
+  exitCodes: [
+    '0  every request fitted the budget',
+    '1  a request exceeded the budget, an exchange could not be archived, or a file could not be read',
+    '2  usage error (nothing else is printed)',
+    '130, 143  stopped by SIGINT, SIGTERM (the turn in progress finished and the archive was flushed first)',
+  ],
 };
 
 export const BENCH_SPEC: CommandSpec = {

@@ -38,8 +38,9 @@ async function replay(argv: string[]): Promise<number> {
   const settings = cliSettings({ ...(window !== undefined ? { contextWindow: window } : {}), ...(budget !== undefined ? { promptBudgetTokens: budget } : {}) });
   const dump = stringValue(values.dump);
   const archive = stringValue(values.archive);
-  const totals = await runReplay({ session: positionals[0]!, settings, quiet: values.quiet === true, ...(dump ? { dump } : {}), ...(archive ? { archive } : {}) }, print);
-  return totals.overBudget > 0 ? 1 : 0;
+  const resume = stringValue(values.resume);
+  const outcome = await runReplay({ session: positionals[0]!, settings, quiet: values.quiet === true, ...(dump ? { dump } : {}), ...(archive ? { archive } : {}), ...(resume ? { resume } : {}) }, print);
+  return outcome.exitCode;
 }
 
 async function bench(argv: string[]): Promise<number> {

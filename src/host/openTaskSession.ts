@@ -142,5 +142,5 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
     tracker,
     clock,
   });
-  return { sessionId, task, engine, archive, profile, tracker, systemText, toolDefinitions, exchangeTime: () => lastEngineTime, close: () => archive.close() };
+  return { sessionId, task, engine, archive, profile, tracker, systemText, toolDefinitions, exchangeTime: () => lastEngineTime, close: () => void engine.close() };
 }

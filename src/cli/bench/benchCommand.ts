@@ -18,6 +18,9 @@ import { measureScale, stretchSession } from './scaling';
 import type { WindowRun, WindowSummary } from './sweepReport';
 import { formatWindow, summarizeWindow, sweepJson } from './sweepReport';
 
+/** The bench's archives are deleted at exit: no fsync per commit (see README, "Durability"). */
+const TEMP_ARCHIVE = { synchronous: 'NORMAL' } as const;
+
 export interface BenchArgs {
   sessions: string;
   /** Context windows of the sweep, tokens, in report order. */
@@ -59,7 +62,7 @@ export async function runBench(args: BenchArgs, out: (line: string) => void): Pr
       const settings = args.settingsAt(window);
       const perSession: WindowRun['perSession'] = [];
       for (const { name, session } of sessions) {
-        const results = await benchSession(session, name, settings, { tokenizer, logger, openArchive: () => openSqliteArchive(join(temp.dir, `s${n++}.sqlite`)) }, () => progress.tick());
+        const results = await benchSession(session, name, settings, { tokenizer, logger, openArchive: () => openSqliteArchive(join(temp.dir, `s${n++}.sqlite`), TEMP_ARCHIVE) }, () => progress.tick());
         perSession.push({ name, results });
       }
       runs.push({ window, settings, perSession });
@@ -68,7 +71,7 @@ export async function runBench(args: BenchArgs, out: (line: string) => void): Pr
     const scaleSettings = args.settingsAt(Math.max(...args.windows));
     for (const size of args.scale) {
       const path = join(temp.dir, `scale-${size}.sqlite`);
-      const archive = openSqliteArchive(path);
+      const archive = openSqliteArchive(path, TEMP_ARCHIVE);
       try {
         const stretched = stretchSession(sessions.map((s) => s.session), size);
         scaling.push(await measureScale(stretched, size, scaleSettings, { tokenizer, logger, archive, archiveBytes: () => fileBytes(path) }, () => progress.tick()));
