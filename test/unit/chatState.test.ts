@@ -53,4 +53,12 @@ describe('webview chatReducer', () => {
     const s = run({ type: 'chat/error', requestId: 'r1', code: 'no_api_key', message: 'No API key' });
     expect(s.items).toEqual([{ kind: 'error', id: 'r1:x0', code: 'no_api_key', message: 'No API key' }]);
   });
+
+  it('shows an approval card once (even when sent again) and marks it decided', () => {
+    const ask = { type: 'approval/request' as const, requestId: 'r1:approval1', turnRequestId: 'r1', tool: 'edit_file', summary: 'edit a.ts (1 block)', input: {} };
+    const s = run({ type: 'local/sent', requestId: 'r1', text: 'go' }, ask, ask);
+    expect(s.items.filter((i) => i.kind === 'approval')).toEqual([{ kind: 'approval', id: 'r1:approval1', tool: 'edit_file', summary: 'edit a.ts (1 block)', input: {}, state: 'pending' }]);
+    expect(chatReducer(s, { type: 'local/approvalAnswered', requestId: 'r1:approval1', approved: true }).items[1]).toMatchObject({ state: 'approved' });
+    expect(chatReducer(s, { type: 'approval/settled', requestId: 'r1:approval1', approved: false }).items[1]).toMatchObject({ state: 'rejected' });
+  });
 });
