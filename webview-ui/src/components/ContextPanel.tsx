@@ -77,14 +77,18 @@ function LayerBar({ usage }: { usage: Usage }) {
           <div key={l.layer} className={`layer layer-${l.layer}`} style={{ width: `${(100 * l.used) / total}%` }} title={`${LAYER_NAMES[l.layer]}: ${l.used} / ${l.budget} tokens`} />
         ))}
       </div>
-      <ul className="layer-legend">
-        {usage.layers.map((l) => (
-          <li key={l.layer}>
-            <span className={`swatch layer-${l.layer}`} aria-hidden="true" />
-            {LAYER_NAMES[l.layer]}: {l.used.toLocaleString()} / {l.budget.toLocaleString()}
-          </li>
-        ))}
-      </ul>
+      {/* Folded by default: in a narrow sidebar the legend would push the conversation out of view. */}
+      <details className="layer-details">
+        <summary>Layers (tokens used / budget)</summary>
+        <ul className="layer-legend">
+          {usage.layers.map((l) => (
+            <li key={l.layer}>
+              <span className={`swatch layer-${l.layer}`} aria-hidden="true" />
+              {LAYER_NAMES[l.layer]}: {l.used.toLocaleString()} / {l.budget.toLocaleString()}
+            </li>
+          ))}
+        </ul>
+      </details>
     </div>
   );
 }
