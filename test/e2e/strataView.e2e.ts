@@ -271,14 +271,28 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * Runs a palette command. Under load the palette can close again at once (focus moves when a
+ * settings file is re-read or a notification appears), so a palette that does not take the
+ * text is closed and opened again, up to three times.
+ */
 async function runCommand(page: Page, title: string): Promise<void> {
-  await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } });
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: STEP_TIMEOUT_MS });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
-  await page.keyboard.press('Enter');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } });
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ timeout: 10_000 });
+      await input.fill(`>${title}`, { timeout: 10_000 });
+      await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      console.log(`e2e:      the palette did not take "${title}" (try ${attempt}); opening it again`);
+      await page.keyboard.press('Escape');
+    }
+  }
 }
 
 main().then(
