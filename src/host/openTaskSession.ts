@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { platform, release } from 'node:os';
 import { AnthropicModelClient } from '../adapters/anthropicModelClient';
 import { GitignoreMatcher } from '../adapters/gitignoreMatcher';
+import { fetchUrlText } from '../adapters/httpUrlFetcher';
 import { NodeWorkspace } from '../adapters/nodeWorkspace';
 import { createTextSearcher } from '../adapters/ripgrepSearcher';
 import { ShellCommandRunner } from '../adapters/shellCommandRunner';
@@ -137,7 +138,7 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
     maxOutputTokens: maxOutput,
     tools,
     toolContext,
-    mentions: { ...workspaceMentionSources(toolContext, commands), ...o.extraMentionSources },
+    mentions: { ...workspaceMentionSources(toolContext, commands), fetchUrl: (url, signal) => fetchUrlText(url, {}, signal), ...o.extraMentionSources },
     environment: () => ({ time: new Date(clock.now()).toISOString(), ...o.environment?.() }),
     tracker,
     clock,
