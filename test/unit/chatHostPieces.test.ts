@@ -19,6 +19,7 @@ describe('taskEventMessages', () => {
     cacheHitRate: 0.75,
     engineMs: 3,
     modelMs: 800,
+    housekeeping: 'not_asked' as const,
   };
 
   it('maps every Task event to valid webview messages for its turn', () => {
