@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { platform, release } from 'node:os';
 import { AnthropicModelClient } from '../adapters/anthropicModelClient';
 import { GitignoreMatcher } from '../adapters/gitignoreMatcher';
+import { typescriptServerSpec } from '../adapters/languageServerSpec';
+import { LspLanguageService } from '../adapters/lspLanguageService';
 import { NodeWorkspace } from '../adapters/nodeWorkspace';
 import { createTextSearcher } from '../adapters/ripgrepSearcher';
 import { ShellCommandRunner } from '../adapters/shellCommandRunner';
@@ -16,6 +18,8 @@ import { resolveEngineSettings } from '../shared/engineSettings';
 import type { TurnEnvironment } from '../task/environment';
 import { systemPrompt } from '../task/environment';
 import { FileContextTracker } from '../task/fileContextTracker';
+import type { LanguageService } from '../task/languagePort';
+import { languageProblems } from '../task/languageProblems';
 import type { MentionSources } from '../task/mentions';
 import type { ModelClient } from '../task/modelClient';
 import type { ModelProfile } from '../task/modelProfiles';
@@ -24,7 +28,7 @@ import { ModelSummarizer } from '../task/modelSummarizer';
 import { recallTool } from '../task/recallTool';
 import { Task } from '../task/task';
 import type { ApprovalDecision, ApprovalRequest, ToolContext } from '../task/tools/tool';
-import { toolDefinitionsForApi, WORKSPACE_TOOLS } from '../task/tools/toolRegistry';
+import { toolDefinitionsForApi, workspaceTools } from '../task/tools/toolRegistry';
 import { workspaceMentionSources } from '../task/workspaceMentionSources';
 
 /** What a front end (the terminal chat, the extension) decides; everything else is wired here. */
@@ -51,6 +55,11 @@ export interface TaskSessionOptions {
   /** A model client other than the Anthropic SDK's (tests may pass a scripted one). */
   modelClient?: ModelClient;
   userInstructions?: string;
+  /**
+   * LSP tools and `@problems`: `'typescript'` spawns typescript-language-server on first use (no
+   * LSP tools, with a warning, when it does not resolve); the editor passes its own service.
+   */
+  language?: 'typescript' | LanguageService;
 }
 
 export interface TaskSession {
@@ -65,8 +74,8 @@ export interface TaskSession {
   toolDefinitions: ToolDefinition[];
   /** The time the engine gave the latest exchange, ms since epoch (a recording keeps it for replays). */
   exchangeTime(): number;
-  /** Flushes and closes the archive; call on exit. */
-  close(): void;
+  /** Flushes and closes the archive (at once), then stops a language server this session started. */
+  close(): Promise<void>;
 }
 
 /** Answer room requested per call: the profile's max output, capped so a prompt keeps its share. */
@@ -94,12 +103,15 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
   const searcher = createTextSearcher(workspace, ignore);
   const commands = new ShellCommandRunner(workspace.root);
   const tracker = new FileContextTracker(workspace);
+  const ownLanguage = o.language === 'typescript' ? typescriptLanguage(workspace.root, o.logger) : undefined;
+  const language = typeof o.language === 'object' ? o.language : ownLanguage;
   const toolContext = (signal: AbortSignal, mentionedPaths: ReadonlySet<string>): ToolContext => ({
     workspace,
     ignore,
     searcher,
     commands,
     tracker,
+    ...(language ? { language } : {}),
     mentionedPaths,
     approve: o.approve,
     signal,
@@ -109,7 +121,7 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
   const systemText = systemPrompt(stable, o.userInstructions);
   let engine: ContextEngine;
   const recall = recallTool({ retrieve: (ids, format) => engine.retrieve(ids, format), searchArchive: (q, n) => engine.searchArchive(q, n) });
-  const tools = [...WORKSPACE_TOOLS, recall];
+  const tools = [...workspaceTools(language), recall];
   const toolDefinitions = toolDefinitionsForApi(tools);
   try {
     engine = new ContextEngine({
@@ -127,6 +139,7 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
     });
   } catch (error) {
     archive.close();
+    await ownLanguage?.close();
     throw error;
   }
   const task = new Task({
@@ -137,10 +150,28 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
     maxOutputTokens: maxOutput,
     tools,
     toolContext,
-    mentions: { ...workspaceMentionSources(toolContext, commands), ...o.extraMentionSources },
+    mentions: {
+      ...workspaceMentionSources(toolContext, commands),
+      ...(language ? { problems: languageProblems(language, () => tracker.tracked().map((f) => f.path)) } : {}),
+      ...o.extraMentionSources,
+    },
     environment: () => ({ time: new Date(clock.now()).toISOString(), ...o.environment?.() }),
     tracker,
     clock,
   });
-  return { sessionId, task, engine, archive, profile, tracker, systemText, toolDefinitions, exchangeTime: () => lastEngineTime, close: () => void engine.close() };
+  const close = async () => {
+    engine.close();
+    await ownLanguage?.close();
+  };
+  return { sessionId, task, engine, archive, profile, tracker, systemText, toolDefinitions, exchangeTime: () => lastEngineTime, close };
+}
+
+/** typescript-language-server for the workspace, started on first use; none (said once) when it is not installed. */
+function typescriptLanguage(root: string, logger: Logger): LspLanguageService | undefined {
+  const server = typescriptServerSpec();
+  if (!server) {
+    logger.warn('typescript-language-server or typescript does not resolve from this install: the session runs without LSP tools (npm install typescript-language-server@5 typescript@5).');
+    return undefined;
+  }
+  return new LspLanguageService({ root, server, logger });
 }
