@@ -1,4 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { typescriptServerSpec } from '../../src/adapters/languageServerSpec';
 import { LspLanguageService } from '../../src/adapters/lspLanguageService';
@@ -7,6 +9,8 @@ import { languageProblems } from '../../src/task/languageProblems';
 import { resolveColumn } from '../../src/task/tools/lspTarget';
 import { runToolCall } from '../../src/task/tools/runToolCall';
 import { workspaceTools, WORKSPACE_TOOLS } from '../../src/task/tools/toolRegistry';
+import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
+import { MessagesApiServer } from '../support/messagesApiServer';
 import { makeToolFixture } from '../support/toolWorkspace';
 import type { ToolFixture } from '../support/toolWorkspace';
 
@@ -139,6 +143,7 @@ describe('LSP tools over a real typescript-language-server', () => {
     const pid = service.pid;
     expect(pid).toBeGreaterThan(0);
     expect(liveGroupMembers(pid!).length).toBeGreaterThan(1); // the server and its tsserver
+    expect(processesIn(fx.root)).toContain(pid);
     await service.close();
     // SIGKILL is delivered asynchronously: give the kernel a moment, not the processes a choice.
     for (let i = 0; i < 50 && liveGroupMembers(pid!).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
@@ -173,6 +178,25 @@ describe('LSP tools: wiring and failures that need no server', () => {
     await missing.close();
   });
 
+  it('a server that never answers initialize fails the call after the start timeout, and is killed', async () => {
+    const mute = new LspLanguageService({ root: fx.root, server: fakeServer('mute'), startTimeoutMs: 300 });
+    const error: unknown = await mute.documentSymbols('src/math.ts', new AbortController().signal).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'lsp-timeout', message: expect.stringMatching(/^fake-server initialize gave no answer within 0\.3 s/) });
+    await waitGone(mute.pid!);
+    expect(alive(mute.pid!)).toBe(false);
+    await mute.close();
+  });
+
+  it('a server that ignores requests and shutdown times out per request and is killed on close', async () => {
+    const stuck = new LspLanguageService({ root: fx.root, server: fakeServer('stuck'), requestTimeoutMs: 300, shutdownTimeoutMs: 300 });
+    const error: unknown = await stuck.documentSymbols('src/math.ts', new AbortController().signal).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'lsp-timeout', message: expect.stringMatching(/^fake-server document symbols gave no answer within 0\.3 s/) });
+    const pid = stuck.pid!;
+    expect(alive(pid)).toBe(true); // it ignores SIGTERM and keeps running
+    await stuck.close();
+    expect(alive(pid)).toBe(false);
+  });
+
   it('resolves a column from a symbol: whole word first, dotted names at their last part', () => {
     const v = (symbol: string) => resolveColumn('const addAll = add(x) + y.add;', 'a.ts', { path: 'a.ts', line: 1, symbol });
     expect(v('add')).toMatchObject({ ok: true, column: 16 });
@@ -182,6 +206,100 @@ describe('LSP tools: wiring and failures that need no server', () => {
     expect(resolveColumn('ab', 'a.ts', { path: 'a.ts', line: 1, column: 9 })).toMatchObject({ ok: false });
   });
 });
+
+describe('strata chat with the TypeScript server (the built CLI against a local Messages API)', () => {
+  const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
+  const chat = (args: string[], home: string) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [CLI, 'chat', ...args], { env: { PATH: process.env.PATH, HOME: home, ANTHROPIC_API_KEY: 'sk-ant-lsp-test' }, stdio: ['pipe', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('close', (code) => resolve({ code, stderr }));
+      child.stdin.end('What type has add?\n');
+    });
+
+  it('offers the LSP tools, answers lsp_hover from a real server, and leaves no server running; --no-lsp offers none', async () => {
+    const api = await MessagesApiServer.start({ models: [{ id: 'claude-sonnet-5-5', max_input_tokens: 200_000, max_tokens: 64_000 }] });
+    const home = makeToolFixture();
+    try {
+      home.write('tsconfig.json', JSON.stringify({ compilerOptions: { strict: true, noEmit: true }, include: ['src'] }));
+      home.write('src/math.ts', MATH);
+      const args = ['--workspace', home.root, '--base-url', api.url, '--archive', join(home.outside, 'a.sqlite'), '--yes'];
+      api.enqueue(toolAnswer('lsp_hover', { path: 'src/math.ts', line: 8, symbol: 'add' }), textAnswer('It takes two numbers.'));
+      const withLsp = await chat(args, home.outside);
+      expect(withLsp.stderr).not.toMatch(/error \(/);
+      expect(withLsp.code).toBe(0);
+      const toolNames = (i: number) => ((api.messageRequests[i]?.body as { tools: { name: string }[] }).tools ?? []).map((t) => t.name);
+      expect(toolNames(0).filter((n) => n.startsWith('lsp_'))).toEqual(['lsp_definition', 'lsp_references', 'lsp_document_symbols', 'lsp_hover', 'lsp_diagnostics']);
+      expect(JSON.stringify(api.messageRequests[1]?.body)).toContain("Hover for 'add' at src/math.ts:8:18");
+      expect(JSON.stringify(api.messageRequests[1]?.body)).toContain('function add(a: number, b: number): number');
+      for (let i = 0; i < 50 && processesIn(home.root).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(processesIn(home.root)).toEqual([]);
+
+      api.enqueue(textAnswer('No tools needed.'));
+      const without = await chat([...args, '--no-lsp'], home.outside);
+      expect(without.code).toBe(0);
+      expect(toolNames(2).filter((n) => n.startsWith('lsp_'))).toEqual([]);
+    } finally {
+      await api.close();
+      home.remove();
+    }
+  }, 60_000);
+});
+
+/**
+ * A stand-in server over stdio that answers `initialize` ('stuck') or nothing at all ('mute'),
+ * ignores every other message and SIGTERM, and never exits by itself.
+ */
+function fakeServer(mode: 'stuck' | 'mute') {
+  const script = `
+    process.on('SIGTERM', () => {});
+    setInterval(() => {}, 1000);
+    let buf = Buffer.alloc(0);
+    process.stdin.on('data', (d) => {
+      buf = Buffer.concat([buf, d]);
+      for (;;) {
+        const h = buf.indexOf('\\r\\n\\r\\n');
+        if (h < 0) return;
+        const len = Number(/Content-Length: (\\d+)/i.exec(buf.subarray(0, h).toString())[1]);
+        if (buf.length < h + 4 + len) return;
+        const msg = JSON.parse(buf.subarray(h + 4, h + 4 + len).toString());
+        buf = buf.subarray(h + 4 + len);
+        if (msg.method === 'initialize' && ${JSON.stringify(mode)} === 'stuck') {
+          const body = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { capabilities: {} } });
+          process.stdout.write('Content-Length: ' + Buffer.byteLength(body) + '\\r\\n\\r\\n' + body);
+        }
+      }
+    });`;
+  return { name: 'fake-server', command: process.execPath, args: ['-e', script], languages: { '.ts': 'typescript' }, installHint: 'nothing to install' };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+async function waitGone(pid: number): Promise<void> {
+  for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+}
+
+/** Live processes whose working folder is `dir` (the language server runs in the workspace root), from /proc. */
+function processesIn(dir: string): number[] {
+  return readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((e) => {
+      try {
+        return readlinkSync(`/proc/${e}/cwd`) === dir && !/\) Z /.test(readFileSync(`/proc/${e}/stat`, 'utf8'));
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
 
 /** Processes of `pgid`'s group that are still running (zombies waiting for init do not count), from /proc. */
 function liveGroupMembers(pgid: number): number[] {
