@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { platform, release } from 'node:os';
 import { AnthropicModelClient } from '../adapters/anthropicModelClient';
 import { GitignoreMatcher } from '../adapters/gitignoreMatcher';
+import { fetchUrlText } from '../adapters/httpUrlFetcher';
 import { typescriptServerSpec } from '../adapters/languageServerSpec';
 import { LspLanguageService } from '../adapters/lspLanguageService';
 import { NodeWorkspace } from '../adapters/nodeWorkspace';
@@ -97,7 +98,8 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
   const maxOutput = Math.min(profile.maxOutputTokens, MAX_ANSWER_TOKENS);
   const settings = resolveEngineSettings({ contextWindow: profile.contextWindow, reservedOutputTokens: maxOutput, autoCondensePercent: profile.condensePercent, ...o.settings });
   const archive = openSqliteArchive(o.archivePath);
-  const tokenizer = createTiktokenTokenizer();
+  const learnedFactor = archive.tokenFactor(o.model);
+  const tokenizer = createTiktokenTokenizer(learnedFactor !== undefined ? { learnedFactor } : {});
   const workspace = new NodeWorkspace(o.workspaceRoot);
   const ignore = new GitignoreMatcher(workspace);
   const searcher = createTextSearcher(workspace, ignore);
@@ -152,12 +154,22 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
     toolContext,
     mentions: {
       ...workspaceMentionSources(toolContext, commands),
+      fetchUrl: (url, signal) => fetchUrlText(url, {}, signal),
       ...(language ? { problems: languageProblems(language, () => tracker.tracked().map((f) => f.path)) } : {}),
       ...o.extraMentionSources,
     },
     environment: () => ({ time: new Date(clock.now()).toISOString(), ...o.environment?.() }),
     tracker,
     clock,
+  });
+  // Each reported usage refines the tokenizer's factor; keep it for the next session of this model.
+  task.onEvent((event) => {
+    if (event.type !== 'turn_done' || !tokenizer.learned?.()) return;
+    try {
+      archive.saveTokenFactor(o.model, tokenizer.factor(), clock.now());
+    } catch (error) {
+      o.logger.warn(`The tokenizer calibration could not be saved: ${error instanceof Error ? error.message : String(error)}`);
+    }
   });
   const close = async () => {
     engine.close();
