@@ -60,6 +60,12 @@ describe('requestProblems: each Messages API rule, one breakage each', () => {
     expect(requestProblems(part)).toEqual(['message 2 block 0 part 0 is an empty text block']);
   });
 
+  it('blank (whitespace-only) text counts as empty in system blocks and tool-result parts too', () => {
+    expect(requestProblems({ ...base(), system: [{ type: 'text', text: ' \n\t' }] })).toEqual(['system block 0 is an empty text block']);
+    const part = withMessage(2, [{ type: 'tool_result', tool_use_id: 'a', content: [{ type: 'text', text: 'ok' }, { type: 'text', text: '  ' }] }, toolResult('b', 'out')]);
+    expect(requestProblems(part)).toEqual(['message 2 block 0 part 1 is an empty text block']);
+  });
+
   it('a tool_result with no tool_use just before it: first message, or a call two messages back', () => {
     expect(requestProblems(withMessage(0, [toolResult('zz', 'orphan'), text('task')]))).toEqual([
       'message 0 block 0: tool_result zz has no tool_use in the assistant message just before it',
@@ -101,6 +107,19 @@ describe('requestProblems: each Messages API rule, one breakage each', () => {
     expect(requestProblems(parts)).toEqual(['5 cache breakpoints; the API accepts at most 4']);
   });
 
+  it('blocks, parts and tools without a cache mark add no breakpoint (four marked ones stay valid)', () => {
+    const r = base(); // system and message 2 carry the two marks
+    r.system = [...r.system, { type: 'text', text: 'more rules' }, { type: 'text', text: 'and more' }];
+    r.tools = [{ name: 't', description: 'd', input_schema: {} }, { name: 'u', description: 'e', input_schema: {}, cache_control: mark }];
+    r.messages[0] = user({ type: 'text', text: 'task', cache_control: mark }, text('context'));
+    r.messages[2] = user(
+      { type: 'tool_result', tool_use_id: 'a', content: [{ type: 'text', text: 'f1' }, { type: 'text', text: 'f2' }, { type: 'text', text: 'f3' }] },
+      toolResult('b', 'out'),
+      { type: 'text', text: 'and then?', cache_control: mark },
+    );
+    expect(requestProblems(r)).toEqual([]);
+  });
+
   it('thinking blocks: accepted in answers, refused in user messages and with a cache mark', () => {
     const ok = base();
     ok.messages[1] = assistant({ type: 'thinking', thinking: 'plan', signature: 's' }, ...ok.messages[1]!.content);
@@ -119,6 +138,19 @@ describe('requestProblems: each Messages API rule, one breakage each', () => {
     const bad = withMessage(4, [text('')]);
     expect(() => assertValidRequest(bad, 7)).toThrow(StrataError);
     expect(() => assertValidRequest(bad, 7)).toThrow(/e7 .*message 4 block 0 is an empty text block/);
+    const two = withMessage(4, [text(''), toolUse('u', 'Bash', {})]);
+    let thrown: unknown;
+    try {
+      assertValidRequest(two, 9);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(StrataError);
+    expect((thrown as StrataError).code).toBe('invalid_request');
+    expect((thrown as StrataError).message).toBe(
+      'The request assembled for e9 would be rejected by the Messages API: message 4 block 0 is an empty text block; ' +
+        'message 4 block 1 is a tool_use in a user message. This is a Strata bug: report it with the session file.',
+    );
   });
 });
 
