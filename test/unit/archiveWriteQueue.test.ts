@@ -193,3 +193,121 @@ describe('ArchiveWriteQueue: every exchange written on its own', () => {
     expect(failureKind(new Error('driver bug'))).toBe('retry');
   });
 });
+
+describe('ArchiveWriteQueue: what it says, and in what order it writes', () => {
+  it('a store that throws nothing usable (undefined, a non-Error) is a failure, not a write, and the message says where', () => {
+    class ThrowsUndefined extends FlakyArchive {
+      tries = 0;
+      override put(exchange: ArchivedExchange): void {
+        this.tries += 1;
+        if (this.tries === 1) throw undefined;
+        super.put(exchange);
+      }
+    }
+    const store = new ThrowsUndefined();
+    const queue = new ArchiveWriteQueue(store, recordingLogger());
+    queue.put(ex(1));
+    expect(queue.drain()).toEqual([
+      'Exchange e1 was not archived yet: Writing to /data/a.sqlite failed: unknown failure. It stays in memory and is retried after each exchange and when the session closes (1 write waiting).',
+    ]);
+    expect(queue.pending()).toEqual([{ kind: 'put', sessionId: 's', seq: 1, attempts: 1, permanent: false, lastError: 'Writing to /data/a.sqlite failed: unknown failure.' }]);
+    expect(store.get('s', 1)).toBeUndefined();
+
+    class NoPath extends MemoryArchive {
+      override put(): void {
+        throw 'disk gone';
+      }
+    }
+    const bare = new ArchiveWriteQueue(new NoPath(), recordingLogger());
+    bare.put(ex(2));
+    expect(bare.drain()[0]).toMatch(/^Exchange e2 was not archived yet: Writing failed: disk gone\. /);
+  });
+
+  it('a never-tried write has no lastError; counts are told in the singular and plural', () => {
+    const { store, queue } = setup();
+    queue.put(ex(1));
+    expect(Object.keys(queue.pending()[0]!)).toEqual(['kind', 'sessionId', 'seq', 'attempts', 'permanent']);
+    store.failPut.set(1, [full()]);
+    store.failPut.set(2, [full()]);
+    queue.put(ex(2));
+    const told = queue.drain();
+    expect(told[0]).toMatch(/\(2 writes waiting\)\.$/);
+    expect(told[1]).toMatch(/\(2 writes waiting\)\.$/);
+    store.failPut.set(1, [corrupt()]);
+    store.failTrio.set(3, [corrupt()]);
+    store.put(ex(3));
+    queue.updateTrio('s', 3, 'h', 's');
+    const report = queue.flush();
+    expect(report.pending.map((p) => [p.kind, p.seq])).toEqual([['put', 1], ['trio', 3]]);
+    expect(report.problems).toEqual([
+      `Exchange e1 could not be archived after 2 attempts: ${corrupt().message} It stays readable in this session and is tried again when another write succeeds and when the session closes; it is lost if the process ends first.`,
+      `The new summary of e3 could not be archived: ${corrupt().message} It stays readable in this session and is tried again when another write succeeds and when the session closes; it is lost if the process ends first.`,
+      `2 archive writes still pending (e1, e3 (summary)); they are lost if the process ends now. Last error: ${corrupt().message}`,
+    ]);
+  });
+
+  it('writes in seq order whatever order the puts came in; a second put of a seq replaces the first', () => {
+    const { store, queue, logger } = setup();
+    store.failPut.set(2, [full()]);
+    queue.put(ex(3));
+    queue.put(ex(1));
+    queue.put(ex(2));
+    queue.put({ ...ex(1), header: 'again' });
+    queue.put({ ...ex(3), header: 'again' });
+    expect(queue.pending().map((p) => p.seq)).toEqual([1, 2, 3]);
+    expect(queue.pendingExchange('s', 3)?.header).toBe('again');
+    queue.drain();
+    expect(store.attempts).toEqual(['put e1', 'put e2', 'put e3']);
+    expect([store.get('s', 1)?.header, store.get('s', 3)?.header]).toEqual(['again', 'again']);
+    queue.drain();
+    expect(logger.lines.at(-1)).toBe('info: Exchange e2 archived after 2 attempts.');
+    expect(logger.lines.filter((l) => l.startsWith('info'))).toHaveLength(1); // first-try writes are not logged
+  });
+
+  it('finds a queued exchange by session and seq, and keeps arrival order between sessions at the same seq', () => {
+    const { store, queue } = setup();
+    store.failPut.set(1, [locked()]);
+    queue.put(ex(1));
+    queue.put(ex(2));
+    queue.put({ ...ex(2), sessionId: 't' });
+    queue.drain(); // the lock ends the pass: all three stay queued
+    expect(queue.pendingExchange('s', 2)).toEqual(ex(2));
+    expect(queue.pendingExchange('t', 2)?.sessionId).toBe('t');
+    expect(queue.pendingExchange('t', 1)).toBeUndefined();
+    queue.updateTrio('t', 2, 'th', 'ts');
+    expect([queue.pendingExchange('s', 2)?.header, queue.pendingExchange('t', 2)?.header]).toEqual(['e2 header', 'th']);
+    expect(queue.pending().map((p) => `${p.sessionId}${p.seq}`)).toEqual(['s1', 's2', 't2']);
+    queue.put({ ...ex(1), sessionId: 't' });
+    queue.put({ ...ex(1), sessionId: 'u' });
+    expect(queue.pending().map((p) => `${p.sessionId}${p.seq}`)).toEqual(['s1', 't1', 'u1', 's2', 't2']);
+  });
+
+  it('a permanent write is retried once another write of the same pass succeeds, and its new failure is not told again', () => {
+    const { store, queue } = setup();
+    store.failPut.set(1, [corrupt(), corrupt()]);
+    store.failPut.set(2, [full(), full()]);
+    queue.put(ex(1));
+    queue.put(ex(2));
+    queue.put(ex(3));
+    expect(queue.drain()).toHaveLength(2); // e1 permanent, e2 retry; e3 written
+    expect(store.attempts).toEqual(['put e1', 'put e2', 'put e3', 'put e1']);
+    queue.put(ex(4));
+    // e2 fails again (still retryable), e4 is written: e1 is tried again although e2 is not permanent.
+    expect(queue.drain()).toEqual([]);
+    expect(store.attempts.slice(4)).toEqual(['put e2', 'put e4', 'put e1']);
+    expect(queue.pending().map((p) => [p.seq, p.permanent])).toEqual([[2, false]]);
+  });
+
+  it('drain retries permanent writes only after a write succeeded in the same pass', () => {
+    const { store, queue } = setup();
+    store.failPut.set(1, [corrupt()]);
+    store.failPut.set(2, [locked()]);
+    queue.put(ex(1));
+    queue.put(ex(2));
+    queue.drain(); // e1 permanent, e2 locked: nothing written
+    expect(store.attempts).toEqual(['put e1', 'put e2']);
+    queue.drain(); // e2 written, so e1 is tried once more
+    expect(store.attempts).toEqual(['put e1', 'put e2', 'put e2', 'put e1']);
+    expect(queue.pendingCount).toBe(0);
+  });
+});
