@@ -66,7 +66,14 @@ export function newEngineState(settings: EngineSettings, tokenizer: Tokenizer, s
   };
 }
 
-/** The prompt budget actually in force: min(setting, window - reserve), tokens. */
+/** The prompt budget in force (the high watermark), tokens: a share of (window - reserve), capped by the absolute setting. */
 export function effectiveBudget(settings: EngineSettings): number {
-  return Math.min(settings.promptBudgetTokens, settings.contextWindow - settings.reservedOutputTokens);
+  const room = settings.contextWindow - settings.reservedOutputTokens;
+  const share = Math.floor((settings.promptBudgetPercent / 100) * room);
+  return Math.min(settings.promptBudgetTokens, share, room);
+}
+
+/** Where a re-layering step brings the prompt down to, tokens. */
+export function lowWatermark(settings: EngineSettings): number {
+  return Math.floor((settings.lowWatermarkPercent / 100) * effectiveBudget(settings));
 }

@@ -50,7 +50,7 @@ describe('ContextEngine in full mode (history fits the budget)', () => {
 
 describe('ContextEngine in layered mode', () => {
   it('re-layers in steps: working memory grows to 10 then hands its oldest down, leaving 5', async () => {
-    const { engine } = makeEngine({ promptBudgetTokens: 6_000, workingMemoryMax: 10 });
+    const { engine } = makeEngine({ promptBudgetTokens: 6_000, workingMemoryMax: 10, workingMemoryMin: 5 });
     const turns = await drive(engine, syntheticSession(40));
     const layered = turns.filter((t) => t.mode === 'layered');
     expect(layered.length).toBeGreaterThan(20);
@@ -68,6 +68,26 @@ describe('ContextEngine in layered mode', () => {
       expect(breakpoints(t.request)).toBeLessThanOrEqual(4);
       expect(t.tokens).toBeLessThanOrEqual(t.budget);
     }
+  });
+
+  it('steps between watermarks: past the budget, the oldest exchanges go down until the prompt is under the low mark', async () => {
+    const { engine } = makeEngine({ promptBudgetTokens: 6_000, lowWatermarkPercent: 40 });
+    const turns = await drive(engine, syntheticSession(60));
+    const steps = turns.filter((t) => t.events.some((e) => e.type === 'relayer'));
+    expect(steps.length).toBeGreaterThan(1);
+    expect(steps.length).toBeLessThan(turns.length / 6);
+    for (const t of steps) {
+      // the step's own request: working memory cut to the low mark, plus <strata_context> and the input
+      expect(t.events.every((e) => e.type !== 'relayer' || e.pressure === 0)).toBe(true);
+      expect(t.tokens).toBeLessThanOrEqual(0.4 * 6_000 + 1_500);
+    }
+    // between steps the prompt only grows, up to the budget, and working memory keeps many exchanges
+    for (let i = 1; i < turns.length; i++) {
+      if (turns[i]!.events.length === 0) expect(isPrefix(stablePart(turns[i - 1]!.request), stablePart(turns[i]!.request))).toBe(true);
+    }
+    const before = turns.find((t, i) => turns[i + 1] && steps.includes(turns[i + 1]!) && t.mode === 'layered')!;
+    expect(before.tokens).toBeGreaterThan(0.8 * 6_000);
+    expect(before.request.messages.filter((m) => m.role === 'assistant').length).toBeGreaterThan(5);
   });
 
   it('sends headers of folded exchanges, summaries of the five just below working memory, an index, and L0 last', async () => {
@@ -122,7 +142,8 @@ describe('ContextEngine in layered mode', () => {
 
 describe('tool output: supersession, masking, huge outputs', () => {
   it('supersedes an older read of a file read again in working memory, with a pointer to get it back', async () => {
-    const { engine } = makeEngine({ promptBudgetTokens: 4_000 });
+    // a step that keeps most of working memory (high low watermark) comes right after e12
+    const { engine } = makeEngine({ promptBudgetTokens: 4_000, lowWatermarkPercent: 90 });
     const messages = syntheticSession(12);
     // answers 9 and 11 read the same file; their outputs arrive as the inputs of e10 and e12
     messages[17] = assistant(text('Read it.'), toolUse('tu9', 'Read', { file_path: 'src/same.ts' }));
