@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { blockText } from '../engine/blockTokens';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import type { Message } from '../shared/messages';
@@ -203,6 +204,6 @@ function isBlobRef(value: unknown): value is { $blob: string } {
 
 function plainText(messages: Message[]): string {
   return messages
-    .flatMap((m) => m.content.map((b) => (b.type === 'text' ? b.text : b.type === 'tool_use' ? `${b.name} ${JSON.stringify(b.input)}` : typeof b.content === 'string' ? b.content : b.content.map((c) => c.text).join('\n'))))
+    .flatMap((m) => m.content.filter((b) => b.type !== 'redacted_thinking').map(blockText))
     .join('\n');
 }

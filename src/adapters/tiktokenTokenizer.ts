@@ -35,6 +35,7 @@ export function createTiktokenTokenizer(options: { cacheEntries?: number } = {})
   const capacity = options.cacheEntries ?? 20_000;
   const cache = new Map<string, number>();
   let factor = 1;
+  let learned = false;
 
   const rawCount = (text: string): number => {
     if (text.length === 0) return 0;
@@ -60,11 +61,13 @@ export function createTiktokenTokenizer(options: { cacheEntries?: number } = {})
   return {
     rawCount,
     factor: () => factor,
+    learned: () => learned,
     count: (text) => (factor === 1 ? rawCount(text) : Math.ceil(rawCount(text) * factor)),
     observe: (estimated, reported) => {
       if (!(estimated > 0) || !(reported > 0)) return;
       const ratio = Math.min(FACTOR_MAX, Math.max(FACTOR_MIN, reported / estimated));
       factor = Math.min(FACTOR_MAX, Math.max(FACTOR_MIN, factor + FACTOR_ALPHA * (ratio - factor)));
+      learned = true;
     },
   };
 }

@@ -2,7 +2,7 @@ import type { EngineSettings } from '../shared/engineSettings';
 import type { ContentBlock, Message, MessagesRequest, TextBlock, ToolDefinition } from '../shared/messages';
 import { parseProtocolBlocks } from '../shared/protocolSchema';
 import type { Housekeeping } from '../shared/protocolSchema';
-import { requestTokens } from './blockTokens';
+import { requestTokens, safeBudget } from './blockTokens';
 import type { CondenseCall } from './condenser';
 import { condense, slideWindow } from './condenser';
 import { callCost } from './engineEvents';
@@ -28,6 +28,7 @@ import type { ToolCall } from './toolOutput';
 import { toolCallsOf } from './toolOutput';
 import type { Usage } from './usage';
 import { computeUsage } from './usage';
+import { assertValidRequest } from './requestValidity';
 
 export interface ContextEngineOptions {
   sessionId: string;
@@ -40,6 +41,8 @@ export interface ContextEngineOptions {
   /** The agent's own system text (tools, environment, guardrails); the protocol is appended. */
   systemPrompt: string;
   tools?: ToolDefinition[];
+  /** Check every assembled request against the Messages API's rules and throw on a violation (tests, debug builds). */
+  validateRequests?: boolean;
 }
 
 /** One assembled turn: the request body and what it took to make it. */
@@ -121,7 +124,7 @@ export class ContextEngine {
     const pending = state.pending;
     if (!pending) throw new StrataError('Nothing to assemble: call beginExchange with the next input first.', 'no_pending');
     const s = state.settings;
-    const budget = effectiveBudget(s);
+    const budget = safeBudget(effectiveBudget(s), state.tokenizer);
     const events: EngineEvent[] = [];
     const condenseCalls: CondenseCall[] = [];
     const turn = pending.seq;
@@ -181,6 +184,7 @@ export class ContextEngine {
       if (asked.tokens <= budget) built = asked;
       else due = [];
     }
+    if (this.options.validateRequests) assertValidRequest(built.request, turn);
     const housekeepingTokens = due.length > 0 ? this.recorder.housekeepingTokens(due, this.state.narrative) : 0;
     const usage = computeUsage(built.tokens, s.contextWindow, s.reservedOutputTokens, layerUsage(state, built.request, built.tokens, built.notes, budget));
     return { turn, request: built.request, tokens: built.tokens, budget, usage, mode: state.mode, housekeepingDue: due, housekeepingTokens, condenseCalls, events };
@@ -214,6 +218,20 @@ export class ContextEngine {
   retrieve(ids: readonly string[], format: RetrievalFormat): string {
     const count = (t: string) => this.state.tokenizer.count(t);
     return retrieveExchanges(this.recorder.reader, this.options.sessionId, ids, format, this.state.settings.retrievalQuotaTokens, count).text;
+  }
+
+  /**
+   * Full-text search over this session's archive: one line per hit (id, header, snippet), best
+   * first; an archive that cannot search says so in the text instead of throwing.
+   */
+  searchArchive(query: string, limit = 10): string {
+    try {
+      const hits = this.options.archive.search(this.options.sessionId, query, limit);
+      if (hits.length === 0) return `No archived exchange matches "${query}".`;
+      return hits.map((h) => `e${h.seq} ${h.header} — ${h.snippet}`).join('\n');
+    } catch (error) {
+      return `The archive could not be searched: ${error instanceof Error ? error.message : String(error)}`;
+    }
   }
 
   /** The user pressed Condense: condense now, whatever the usage. */

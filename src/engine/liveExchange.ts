@@ -1,4 +1,4 @@
-import type { ContentBlock, Message, TextBlock, ToolResultBlock } from '../shared/messages';
+import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../shared/messages';
 import { toolResultText } from '../shared/messages';
 import { messageTokens } from './blockTokens';
 import type { ToolCall } from './toolOutput';
@@ -24,26 +24,50 @@ export interface LiveExchange {
 
 const HOUSEKEEPING_BLOCKS = /<(housekeeping|context_request)>[\s\S]*?<\/\1>/g;
 
-/** Renders an incoming message for working memory: tool outputs compacted, nothing else changed. */
+/** What a call whose result the input does not carry is answered with (the API wants every call answered). */
+export const NO_RESULT_TEXT = '(no result was recorded for this call)';
+
+/**
+ * Renders an incoming message for working memory: tool outputs compacted, and shaped as the
+ * Messages API demands: results first, one per call of the previous answer (a call left
+ * unanswered gets NO_RESULT_TEXT); a result with no call before it (a session that starts with
+ * tool results) or a second result for one call becomes text holding the same output; a
+ * tool_use in an input becomes text too. Nothing is dropped; the archive keeps the original.
+ */
 export function renderInput(
   message: Message,
   calls: Map<string, ToolCall>,
   limits: { codeMaxLines: number; outputMaxLines: number },
 ): { blocks: ContentBlock[]; originals: Map<string, string> } {
   const originals = new Map<string, string>();
-  const blocks = message.content.map((block): ContentBlock => {
-    if (block.type !== 'tool_result') return block;
-    const text = toolResultText(block);
-    originals.set(block.tool_use_id, text);
-    const compacted = compactToolOutput(text, calls.get(block.tool_use_id), limits.codeMaxLines, limits.outputMaxLines);
-    return withResultText(block, compacted.length > 0 ? compacted : '(no output)');
-  });
-  return { blocks: nonEmpty(blocks), originals };
+  const results: ContentBlock[] = [];
+  const rest: ContentBlock[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text') rest.push(block);
+    else if (block.type === 'tool_use') rest.push(toolUseToText(block));
+    else if (block.type !== 'tool_result') rest.push(block);
+    else {
+      const text = toolResultText(block);
+      const compacted = compactToolOutput(text, calls.get(block.tool_use_id), limits.codeMaxLines, limits.outputMaxLines);
+      const rendered = withResultText(block, compacted.length > 0 ? compacted : '(no output)');
+      if (!calls.has(block.tool_use_id) || originals.has(block.tool_use_id)) {
+        rest.push(...orphanToText([rendered], calls));
+        continue;
+      }
+      originals.set(block.tool_use_id, text);
+      results.push(rendered);
+    }
+  }
+  for (const id of calls.keys()) {
+    if (!originals.has(id)) results.push({ type: 'tool_result', tool_use_id: id, content: NO_RESULT_TEXT });
+  }
+  return { blocks: nonEmpty([...results, ...rest]), originals };
 }
 
-/** The answer as re-sent: protocol blocks the model wrote for Strata are removed. */
+/** The answer as re-sent: protocol blocks the model wrote for Strata are removed; a tool_result in an answer becomes text. */
 export function renderOutput(message: Message): ContentBlock[] {
   const blocks = message.content.map((block): ContentBlock => {
+    if (block.type === 'tool_result') return orphanToText([block], new Map())[0]!;
     if (block.type !== 'text' || !block.text.includes('<')) return block;
     return { type: 'text', text: block.text.replace(HOUSEKEEPING_BLOCKS, '').trimEnd() };
   });
@@ -54,6 +78,11 @@ export function renderOutput(message: Message): ContentBlock[] {
 function nonEmpty(blocks: ContentBlock[]): ContentBlock[] {
   const kept = blocks.filter((b) => b.type !== 'text' || b.text.trim().length > 0);
   return kept.length > 0 ? kept : [{ type: 'text', text: '(empty)' }];
+}
+
+/** A tool call found where only the assistant may call tools, kept as text. */
+function toolUseToText(block: ToolUseBlock): TextBlock {
+  return { type: 'text', text: `[tool call ${block.id}: ${block.name} ${JSON.stringify(block.input ?? null)}]` };
 }
 
 /** Tokens of these blocks sent as one message. */

@@ -9,6 +9,11 @@ export interface Tokenizer {
   count(text: string): number;
   /** Feed the usage the API reported for a request whose estimate was `estimated`. */
   observe(estimated: number, reported: number): void;
+  /**
+   * True once `observe` has taken at least one reported usage, so `count` is corrected for the
+   * model's real tokenizer; until then the engine keeps a safety margin off the budget.
+   */
+  learned(): boolean;
 }
 
 /** How an exchange is fetched back from the archive. */

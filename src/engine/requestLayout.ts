@@ -43,7 +43,9 @@ export function layoutRequest(state: EngineState, notes: TurnNotes): MessagesReq
   if (notes.narrative) extra.push({ type: 'text', text: `<strata_narrative>\n${notes.narrative}\n</strata_narrative>` });
   if (notes.housekeepingAsk) extra.push({ type: 'text', text: notes.housekeepingAsk });
   if (extra.length) last.content = [...last.content, ...extra];
-  return { system, messages, tools: state.tools };
+  // The end-of-system breakpoint already caches the tools before it; a caller's own mark on a tool would be a fifth.
+  const tools = state.tools.map(({ cache_control: _c, ...tool }) => tool);
+  return { system, messages, tools };
 }
 
 /** Puts a breakpoint on the last block of user message `index`, unless one is already there. */

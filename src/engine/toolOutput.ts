@@ -6,8 +6,8 @@ import { truncateChars, truncateHeadTail } from './text/truncateHeadTail';
 /** Tools whose output is file content (kept up to `codeMaxLines`), by lower-cased name. */
 const FILE_READ_TOOLS = new Set(['read', 'view', 'read_file', 'cat', 'notebookread']);
 
-/** Tools that change a file, by lower-cased name (Claude Code, Cline, Roo, the Anthropic text editor tool). */
-const EDIT_TOOLS = new Set(['edit', 'multiedit', 'write', 'create', 'notebookedit', 'apply_patch', 'str_replace_editor', 'str_replace_based_edit_tool']);
+/** Tools that change a file, by lower-cased name (Claude Code, Cline, Roo, Strata's own, the Anthropic text editor tool). */
+const EDIT_TOOLS = new Set(['edit', 'multiedit', 'write', 'create', 'write_file', 'edit_file', 'notebookedit', 'apply_patch', 'str_replace_editor', 'str_replace_based_edit_tool']);
 
 /** True for a tool that writes or edits a file. */
 export function isEditTool(name: string): boolean {

@@ -25,7 +25,27 @@ export interface ToolResultBlock {
   cache_control?: CacheControl;
 }
 
-export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock;
+/**
+ * The model's reasoning, as the API returned it. It must go back unchanged (signature included)
+ * in the assistant turn of a tool-use loop; the API ignores it in earlier turns.
+ */
+export interface ThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature: string;
+  /** Never set: the API refuses cache marks on thinking blocks (declared so every block shares the field). */
+  cache_control?: CacheControl;
+}
+
+/** Reasoning the API returned encrypted; sent back as is, like a thinking block. */
+export interface RedactedThinkingBlock {
+  type: 'redacted_thinking';
+  data: string;
+  /** Never set, as for thinking blocks. */
+  cache_control?: CacheControl;
+}
+
+export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock;
 
 export interface CacheControl {
   type: 'ephemeral';

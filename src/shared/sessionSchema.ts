@@ -57,7 +57,17 @@ const toolResultBlockSchema = z.object({
   is_error: z.boolean().optional(),
 });
 
-const KNOWN_BLOCKS = { text: textBlockSchema, tool_use: toolUseBlockSchema, tool_result: toolResultBlockSchema };
+/** Reasoning blocks, as a recorded live chat holds them (replay sends them back as the chat did). */
+const thinkingBlockSchema = z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() });
+const redactedThinkingBlockSchema = z.object({ type: z.literal('redacted_thinking'), data: z.string() });
+
+const KNOWN_BLOCKS = {
+  text: textBlockSchema,
+  tool_use: toolUseBlockSchema,
+  tool_result: toolResultBlockSchema,
+  thinking: thinkingBlockSchema,
+  redacted_thinking: redactedThinkingBlockSchema,
+};
 
 function isKnownType(type: string): type is keyof typeof KNOWN_BLOCKS {
   return Object.hasOwn(KNOWN_BLOCKS, type);
@@ -65,7 +75,9 @@ function isKnownType(type: string): type is keyof typeof KNOWN_BLOCKS {
 
 /** One content block; a block of an unknown type becomes `[unsupported block: <type>]` text. */
 export const contentBlockSchema = z.looseObject({ type: z.string() }).transform((raw, ctx): ContentBlock => {
-  if (!isKnownType(raw.type)) return { type: 'text', text: `[unsupported block: ${raw.type}]` };
+  // A thinking block without its signature cannot be sent back: it is kept as a placeholder, as unknown blocks are.
+  const unsigned = raw.type === 'thinking' && typeof raw.signature !== 'string';
+  if (!isKnownType(raw.type) || unsigned) return { type: 'text', text: `[unsupported block: ${raw.type}]` };
   const parsed = KNOWN_BLOCKS[raw.type].safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });

@@ -1,6 +1,6 @@
 import type { EngineSettings } from '../../src/shared/engineSettings';
 import { resolveEngineSettings } from '../../src/shared/engineSettings';
-import type { ContentBlock, Message } from '../../src/shared/messages';
+import type { ContentBlock, Message, ToolDefinition } from '../../src/shared/messages';
 import { ContextEngine } from '../../src/engine/contextEngine';
 import { ExtractiveSummarizer } from '../../src/engine/extractiveSummarizer';
 import type { Summarizer, Tokenizer } from '../../src/engine/ports';
@@ -8,11 +8,11 @@ import { steppingClock } from '../../src/adapters/systemClock';
 import { MemoryArchive } from './memoryArchive';
 
 /** Four characters a token: readable goldens, deterministic, linear. */
-export const charTokenizer: Tokenizer = { count: (s) => Math.ceil(s.length / 4), observe: () => undefined };
+export const charTokenizer: Tokenizer = { count: (s) => Math.ceil(s.length / 4), observe: () => undefined, learned: () => false };
 
 export const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-export function makeEngine(settings: Partial<EngineSettings> = {}, extra: { archive?: MemoryArchive; summarizer?: Summarizer } = {}) {
+export function makeEngine(settings: Partial<EngineSettings> = {}, extra: { archive?: MemoryArchive; summarizer?: Summarizer; tools?: ToolDefinition[] } = {}) {
   const archive = extra.archive ?? new MemoryArchive();
   const engine = new ContextEngine({
     sessionId: 's1',
@@ -23,6 +23,8 @@ export function makeEngine(settings: Partial<EngineSettings> = {}, extra: { arch
     clock: steppingClock(Date.UTC(2025, 0, 1, 9, 0, 0), 60_000),
     logger: silentLogger,
     systemPrompt: 'You are a test agent.',
+    validateRequests: true,
+    ...(extra.tools ? { tools: extra.tools } : {}),
   });
   return { engine, archive };
 }

@@ -63,9 +63,28 @@ describe('SQLite archive (L5): a real file, reopened', () => {
   it('never reuses an id: same content is idempotent, other content or an older seq is refused', () => {
     const a = openSqliteArchive(tempPath());
     a.put(exchange(1));
-    a.put(exchange(2));
-    expect(() => a.put(exchange(2))).not.toThrow();
-    expect(() => a.put(exchange(2, 'different'))).toThrow(ArchiveError);
+    a.put(exchange(3));
+    expect(() => a.put(exchange(3))).not.toThrow();
+    const conflict = (put: () => void) => {
+      try {
+        put();
+      } catch (error) {
+        return error as ArchiveError;
+      }
+      return undefined;
+    };
+    const other = conflict(() => a.put(exchange(3, 'different')));
+    expect(other).toBeInstanceOf(ArchiveError);
+    expect(other!.code).toBe('archive_conflict');
+    expect(other!.message).toMatch(/e3 of session s is already archived with other content/);
+    // e2 was never written, but e3 was: a seq below the last one is refused, even into a gap
+    const older = conflict(() => a.put(exchange(2)));
+    expect(older).toBeInstanceOf(ArchiveError);
+    expect(older!.code).toBe('archive_conflict');
+    expect(older!.message).toMatch(/e2 of session s comes after a later one/);
+    expect(a.get('s', 2)).toBeUndefined();
+    expect(a.get('s', 3)).toEqual(exchange(3));
+    expect(a.lastSeq('s')).toBe(3);
     a.close();
   });
 

@@ -3,6 +3,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../src/adapters/tempFiles';
+import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
 import { sharedSessionFiles } from '../support/sharedSessions';
 
 const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
@@ -11,6 +12,20 @@ afterAll(() => temp.remove());
 
 function strata(...args: string[]) {
   return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 120_000 });
+}
+
+/** Every archived exchange of the file, by `session#seq`. */
+function archivedRows(path: string): Map<string, unknown> {
+  const archive = openSqliteArchive(path);
+  try {
+    const rows = new Map<string, unknown>();
+    for (const session of archive.listSessions()) {
+      for (let seq = 1; seq <= archive.lastSeq(session); seq++) rows.set(`${session}#${seq}`, archive.get(session, seq));
+    }
+    return rows;
+  } finally {
+    archive.close();
+  }
 }
 
 const smallest = sharedSessionFiles().sort((a, b) => statSync(a).size - statSync(b).size)[0]!;
@@ -81,8 +96,15 @@ describe('replay with a bad archive file', () => {
 
   it('keeps what a first replay archived when the same archive is reused: ids are never reused', () => {
     const file = join(temp.dir, 'kept.sqlite');
+    const answers = readFileSync(smallest, 'utf8').split('\n').filter((l) => /"role": *"assistant"/.test(l)).length;
     expect(strata('replay', smallest, '--archive', file, '--quiet').status).toBe(0);
+    const firstRun = archivedRows(file);
+    expect(firstRun.size).toBe(answers);
     const again = strata('replay', smallest, '--archive', file, '--quiet');
     expect(again.status).toBe(0);
+    const both = archivedRows(file);
+    // nothing the first run wrote was overwritten or lost, and the second run added its own exchanges under new ids
+    for (const [key, row] of firstRun) expect(both.get(key), key).toEqual(row);
+    expect(both.size).toBe(2 * answers);
   });
 });

@@ -1,61 +1,59 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(__dirname, '..', '..');
+const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
+const DEPCRUISE = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+const FIXTURE = join(ROOT, 'test', 'fixtures', 'layering-violations');
 
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (/\.tsx?$/.test(name)) out.push(path);
-  }
-  return out;
+interface Cruise {
+  modules: { source: string; dependencies: { resolved: string; module: string }[] }[];
+  summary: { violations: { rule: { name: string }; from: string; to: string }[]; totalCruised: number };
 }
 
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"\n]*?from\s+['"]([^'"]+)['"]/g), ...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
-    (m) => m[1]!,
-  );
+/** dependency-cruiser with the repository's rules, run in `cwd` over `dirs`; its JSON report. */
+function cruise(cwd: string, dirs: string[]): Cruise {
+  const run = spawnSync(process.execPath, [DEPCRUISE, ...dirs, '--config', CONFIG, '--output-type', 'json'], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  expect(run.stdout, run.stderr).not.toBe('');
+  return JSON.parse(run.stdout) as Cruise;
 }
 
-const files = sourceFiles(join(ROOT, 'src')).map((f) => ({ path: relative(ROOT, f), imports: importsOf(f) }));
+describe('layering (STYLE.md) checked by dependency-cruiser (.dependency-cruiser.cjs)', () => {
+  const real = cruise(ROOT, ['src', ...(existsSync(join(ROOT, 'webview-ui')) ? ['webview-ui'] : [])]);
 
-describe('layering (STYLE.md): only adapters touch outside libraries, only src/extension touches vscode', () => {
-  it('finds the source tree', () => {
-    expect(files.length).toBeGreaterThan(10);
+  it('the source tree breaks no rule', () => {
+    expect(real.summary.totalCruised).toBeGreaterThan(40);
+    expect(real.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([]);
   });
 
-  it('the engine imports only relative modules and the shared folder', () => {
-    const bad = files
-      .filter((f) => f.path.startsWith('src/engine/'))
-      .flatMap((f) => f.imports.filter((i) => !i.startsWith('.')).map((i) => `${f.path} imports ${i}`));
-    expect(bad).toEqual([]);
-    const upward = files
-      .filter((f) => f.path.startsWith('src/engine/'))
-      .flatMap((f) => f.imports.filter((i) => /\.\.\/(adapters|cli|extension|task)\//.test(i)).map((i) => `${f.path} imports ${i}`));
-    expect(upward).toEqual([]);
-  });
-
-  it('src/shared imports nothing but zod and itself', () => {
-    const bad = files
-      .filter((f) => f.path.startsWith('src/shared/'))
-      .flatMap((f) => f.imports.filter((i) => i !== 'zod' && !i.startsWith('./') && !i.startsWith('../engine/ports')).map((i) => `${f.path} imports ${i}`));
-    expect(bad).toEqual([]);
-  });
-
-  it('each outside library is imported by exactly one adapter file', () => {
-    for (const lib of ['better-sqlite3', 'js-tiktoken']) {
-      const users = files.filter((f) => f.imports.some((i) => i === lib || i.startsWith(`${lib}/`))).map((f) => f.path);
+  it('each outside library is imported by exactly one file, an adapter', () => {
+    for (const lib of ['better-sqlite3', 'js-tiktoken', 'ignore', '@anthropic-ai/sdk']) {
+      const users = real.modules.filter((m) => m.dependencies.some((d) => d.module === lib || d.module.startsWith(`${lib}/`))).map((m) => m.source);
       expect(users.length, `${lib} used by ${users.join(', ')}`).toBe(1);
       expect(users[0]!.startsWith('src/adapters/')).toBe(true);
     }
   });
 
-  it('only src/extension imports vscode', () => {
-    const bad = files.filter((f) => !f.path.startsWith('src/extension/') && f.imports.includes('vscode')).map((f) => f.path);
-    expect(bad).toEqual([]);
+  it('catches what a line regex missed: a multi-line import, a require, a dynamic import, each rule once', () => {
+    const found = cruise(FIXTURE, ['src', 'webview-ui']).summary.violations.map((v) => `${v.rule.name}: ${v.from}`);
+    expect(found.sort()).toEqual(
+      [
+        'engine-imports-no-package: src/engine/multiLineImport.mts',
+        'engine-imports-no-package: src/engine/requireCall.mts',
+        'engine-imports-no-package: src/engine/dynamicImport.mts',
+        'library-only-in-adapters: src/engine/requireCall.mts',
+        'library-only-in-adapters: src/engine/dynamicImport.mts',
+        'library-only-in-adapters: src/cli/sdkUse.mts',
+        'engine-imports-no-outer-layer: src/engine/upward.mts',
+        'shared-imports-only-zod: src/shared/pathUse.mts',
+        'vscode-only-in-extension: src/adapters/editor.mts',
+        'webview-imports-only-shared: webview-ui/view.mts',
+        'task-imports-no-outer-layer: src/task/loop.mts',
+        'task-imports-only-zod: src/task/loop.mts',
+        'nothing-imports-the-extension: src/cli/usesHost.mts',
+      ].sort(),
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveEngineSettings } from '../../src/shared/engineSettings';
-import type { MessagesRequest } from '../../src/shared/messages';
+import { requestProblems } from '../../src/engine/requestValidity';
 import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
 import { readSessionFile } from '../../src/adapters/sessionFileReader';
 import { createTiktokenTokenizer } from '../../src/adapters/tiktokenTokenizer';
@@ -10,26 +10,6 @@ import { replaySession } from '../../src/cli/replaySession';
 import type { ReplayTurn } from '../../src/cli/replaySession';
 import { silentLogger } from '../support/engineHarness';
 import { sharedSessionFiles } from '../support/sharedSessions';
-
-/** API rules a request must satisfy or Anthropic rejects it. */
-function apiProblems(request: MessagesRequest): string[] {
-  const problems: string[] = [];
-  const msgs = request.messages;
-  if (msgs[0]?.role !== 'user') problems.push('first message is not the user');
-  let marks = request.system.filter((b) => b.cache_control).length;
-  msgs.forEach((m, i) => {
-    if (i > 0 && m.role === msgs[i - 1]!.role) problems.push(`messages ${i - 1} and ${i} share a role`);
-    if (m.content.length === 0) problems.push(`message ${i} is empty`);
-    const uses = new Set((msgs[i - 1]?.content ?? []).flatMap((b) => (b.type === 'tool_use' ? [b.id] : [])));
-    for (const b of m.content) {
-      if (b.cache_control) marks += 1;
-      if (b.type === 'text' && b.text.trim() === '') problems.push(`message ${i} has an empty text block`);
-      if (b.type === 'tool_result' && !uses.has(b.tool_use_id)) problems.push(`message ${i} has a tool_result without its tool_use`);
-    }
-  });
-  if (marks > 4) problems.push(`${marks} cache breakpoints (max 4)`);
-  return problems;
-}
 
 describe('replay on every shared real session (default settings, real tokenizer, real SQLite file)', () => {
   const tokenizer = createTiktokenTokenizer();
@@ -46,7 +26,7 @@ describe('replay on every shared real session (default settings, real tokenizer,
         expect(turns.length).toBe(answers);
         for (const t of turns) {
           expect(t.assembled.tokens).toBeLessThanOrEqual(t.assembled.budget);
-          expect(apiProblems(t.assembled.request)).toEqual([]);
+          expect(requestProblems(t.assembled.request)).toEqual([]);
           for (const layer of t.assembled.usage.layers) {
             if (['L0', 'L2', 'L3', 'L4'].includes(layer.layer)) expect(layer.used, `${layer.layer} on turn ${t.turn}`).toBeLessThanOrEqual(layer.budget);
           }

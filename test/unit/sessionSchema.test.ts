@@ -84,6 +84,20 @@ describe('parseSessionText: what it accepts and repairs', () => {
     expect(session.problems[1]).toMatch(/^mid\.jsonl:4: not valid JSON \(.+\); line skipped$/);
   });
 
+  it('keeps signed thinking blocks (a recorded live chat sends them back) and redacted ones', () => {
+    const lines = [
+      '{"role": "user", "content": "go"}',
+      '{"role": "assistant", "content": [{"type": "thinking", "thinking": "hm", "signature": "s1"}, {"type": "redacted_thinking", "data": "QUJD"}, {"type": "text", "text": "ok"}]}',
+    ];
+    const { messages, problems } = parseSessionText(lines.join('\n'), 't.jsonl');
+    expect(problems).toEqual([]);
+    expect(messages[1]!.content).toEqual([
+      { type: 'thinking', thinking: 'hm', signature: 's1' },
+      { type: 'redacted_thinking', data: 'QUJD' },
+      { type: 'text', text: 'ok' },
+    ]);
+  });
+
   it('normalises string content, tool_result parts and unknown blocks', () => {
     const lines = [
       '{"role": "user", "content": "plain words"}',

@@ -37,18 +37,38 @@ describe('tiktoken tokenizer adapter', () => {
     expect(tokenizer.count(`${' '.repeat(3_000_000)}x`)).toBeGreaterThan(0);
   });
 
-  it('is deterministic and cached by content', () => {
+  it('is deterministic and cached by content: texts alike in length and start never share a cached count', () => {
     const text = 'const x = compute(1, 2);\n'.repeat(1000);
     const first = tokenizer.count(text);
-    expect(tokenizer.count(`${text}`)).toBe(first);
     expect(createTiktokenTokenizer().count(text)).toBe(first);
     expect(tokenizer.count('')).toBe(0);
+    // same length and same first 24,000 characters, different counts: a key by length or prefix would mix them up
+    const twin = `${text.slice(0, -200)}${'z'.repeat(200)}`;
+    expect(twin.length).toBe(text.length);
+    const fresh = createTiktokenTokenizer();
+    expect(tokenizer.count(twin)).toBe(fresh.count(twin));
+    expect(tokenizer.count(twin)).not.toBe(first);
+    // short texts are their own key: a text that starts like a cached one is counted on its own
+    expect(tokenizer.count('hello world')).toBe(2);
+    expect(tokenizer.count('hello worldwide-web')).toBe(fresh.count('hello worldwide-web'));
+    // a tiny cache evicts and recounts: the count after eviction is the same
+    const small = createTiktokenTokenizer({ cacheEntries: 2 });
+    const counts = [text, twin, 'a b c', 'd e f', text].map((t) => small.count(t));
+    expect(counts).toEqual([first, fresh.count(twin), fresh.count('a b c'), fresh.count('d e f'), first]);
   });
 
-  it('learns a correction factor from reported usage, clamped to [0.5, 2.5]', () => {
+  it('learns a correction factor from reported usage, clamped to [0.5, 2.5], and says when it has', () => {
     const t = createTiktokenTokenizer();
     const text = 'word '.repeat(1000);
     const raw = t.count(text);
+    expect(t.learned()).toBe(false);
+    t.observe(0, 10);
+    t.observe(10, -1);
+    t.observe(Number.NaN, 10);
+    expect(t.learned()).toBe(false);
+    expect(t.factor()).toBe(1);
+    t.observe(1000, 1200);
+    expect(t.learned()).toBe(true);
     for (let i = 0; i < 50; i++) t.observe(1000, 1200);
     expect(t.factor()).toBeCloseTo(1.2, 2);
     expect(t.count(text)).toBe(Math.ceil(raw * t.factor()));

@@ -1,0 +1,208 @@
+/**
+ * ModelClient over `@anthropic-ai/sdk` (the only file importing it). Streams with
+ * `messages.create({stream: true})` and folds the raw events itself (`StreamedAnswer`), so the
+ * part received before an abort, a cut or a stall is never lost.
+ *
+ * Retries: the SDK's own retry (read in node_modules/@anthropic-ai/sdk/client.js, `shouldRetry` /
+ * `retryRequest`) retries 408, 409, 429 and every 5xx (so 529) and connection failures, waits
+ * `retry-after-ms` or `retry-after` (seconds or an HTTP date) when the server gives one and
+ * 0.5 s doubling to 8 s with jitter otherwise; it applies to a streamed request too (the body is
+ * JSON, not a stream). So it is configured (`maxRetries`) rather than rewritten. It cannot see an
+ * error that arrives inside a 200 stream (an SSE `error` event, a cut); those are retried here,
+ * with the same backoff, only while nothing has reached the caller yet.
+ */
+import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ModelCall, ModelClient, ModelErrorCode, ModelInfo, ModelResult, ModelStreamEvent } from '../task/modelClient';
+import { ModelError } from '../task/modelClient';
+import { StreamedAnswer, type WireStreamEvent } from './streamedAnswer';
+
+export interface AnthropicModelClientOptions {
+  /** Never logged, never put in an error message. */
+  apiKey: string;
+  /** An Anthropic-compatible gateway; the SDK appends `/v1/...`. */
+  baseURL?: string;
+  /** Retries after the first try, for HTTP errors and in-stream failures alike. */
+  maxRetries?: number;
+  /** Time allowed until the response headers arrive, ms (the SDK's `timeout`). */
+  requestTimeoutMs?: number;
+  /** Longest silence allowed between two stream events once streaming began, ms. */
+  idleTimeoutMs?: number;
+}
+
+const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+export class AnthropicModelClient implements ModelClient {
+  private readonly client: Anthropic;
+  private readonly maxRetries: number;
+  private readonly idleTimeoutMs: number;
+
+  constructor(private readonly options: AnthropicModelClientOptions) {
+    this.maxRetries = options.maxRetries ?? 4;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? 120_000;
+    this.client = new Anthropic({
+      apiKey: options.apiKey,
+      // Explicit, so ANTHROPIC_BASE_URL / ANTHROPIC_LOG in the environment change nothing behind the caller's back.
+      baseURL: options.baseURL ?? DEFAULT_BASE_URL,
+      maxRetries: this.maxRetries,
+      timeout: options.requestTimeoutMs ?? 600_000,
+      logLevel: 'off',
+    });
+  }
+
+  async stream(call: ModelCall, onEvent: (event: ModelStreamEvent) => void): Promise<ModelResult> {
+    for (let attempt = 0; ; attempt++) {
+      const answer = new StreamedAnswer(call.model, onEvent);
+      try {
+        return await this.once(call, answer);
+      } catch (err) {
+        // Stopped by the caller before or between tries: an aborted (possibly empty) answer, not an error.
+        if (call.signal?.aborted) return answer.result('aborted');
+        const inStream = err instanceof StreamPhaseError;
+        const tries = inStream ? attempt + 1 : this.maxRetries + 1;
+        const error = this.toModelError(inStream ? err.cause : err, answer, inStream, tries);
+        if (!(inStream && error.retryable && !answer.delivered && attempt < this.maxRetries)) throw error;
+        await backoff(attempt, call.signal);
+        if (call.signal?.aborted) return answer.result('aborted');
+      }
+    }
+  }
+
+  async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
+    const out: ModelInfo[] = [];
+    try {
+      for await (const m of this.client.models.list({ limit: 100 }, { signal })) {
+        out.push({
+          id: m.id,
+          displayName: m.display_name,
+          maxInputTokens: m.max_input_tokens ?? undefined,
+          maxOutputTokens: m.max_tokens ?? undefined,
+          lifecycle: m.lifecycle,
+        });
+      }
+    } catch (err) {
+      throw this.toModelError(err, new StreamedAnswer('', () => undefined), false, this.maxRetries + 1);
+    }
+    return out;
+  }
+
+  /** One request: resolves with the whole answer, or the partial one on abort; throws otherwise. */
+  private async once(call: ModelCall, answer: StreamedAnswer): Promise<ModelResult> {
+    const idle = new AbortController();
+    const signal = call.signal ? AbortSignal.any([call.signal, idle.signal]) : idle.signal;
+    const body: MessageCreateParamsStreaming = {
+      model: call.model,
+      max_tokens: call.maxTokens,
+      // The engine's shapes are the API's; the casts only widen our narrower block types.
+      system: call.request.system as MessageCreateParamsStreaming['system'],
+      messages: call.request.messages as MessageCreateParamsStreaming['messages'],
+      ...(call.request.tools.length > 0 ? { tools: call.request.tools as MessageCreateParamsStreaming['tools'] } : {}),
+      stream: true,
+    };
+    const stream = await this.client.messages.create(body, { signal });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = (): void => {
+      clearTimeout(timer);
+      timer = setTimeout(() => idle.abort(), this.idleTimeoutMs);
+    };
+    try {
+      arm();
+      for await (const event of stream) {
+        arm();
+        answer.apply(event as RawMessageStreamEvent as WireStreamEvent);
+      }
+    } catch (err) {
+      if (!signal.aborted) throw new StreamPhaseError(err);
+    } finally {
+      clearTimeout(timer);
+    }
+    // The SDK ends iteration quietly on an abort, so the cause is read from the signals.
+    if (call.signal?.aborted) return answer.result('aborted');
+    if (idle.signal.aborted) throw new StreamPhaseError(new StallError(this.idleTimeoutMs));
+    if (!answer.stopped) throw new StreamPhaseError(new CutError());
+    return answer.result();
+  }
+
+  /** Maps any failure to a ModelError whose message says what to do; the API key is scrubbed out. */
+  private toModelError(err: unknown, answer: StreamedAnswer, inStream: boolean, tryCount: number): ModelError {
+    const partial = answer.result();
+    const kept = partial.message.content.length > 0 ? ' The part of the answer received so far is kept.' : '';
+    const make = (code: ModelErrorCode, message: string, retryable: boolean): ModelError =>
+      new ModelError(this.scrub(message + kept), code, partial, retryable);
+    const tries = tryCount === 1 ? '1 try' : `${tryCount} tries`;
+    if (err instanceof StallError) return make('model_stalled', `The model stream went silent for ${err.ms} ms and was stopped after ${tries}. Send the message again.`, true);
+    if (err instanceof CutError) return make('model_stream_cut', `The model's answer stopped before its end (the connection closed early) after ${tries}. Send the message again.`, true);
+    // In a stream only an SSE `error` event carries an API error type; anything else (a reset, a
+    // closed socket, bad framing) means the answer was cut.
+    if (inStream && !(err instanceof APIError && err.type)) return make('model_stream_cut', `The model's answer was cut off (${errorText(err)}) after ${tries}. Send the message again.`, true);
+    if (err instanceof APIUserAbortError) return make('model_unavailable', 'The model request was stopped.', false);
+    if (err instanceof APIConnectionTimeoutError) return make('model_unavailable', `The model API did not answer in time after ${tries}. Check the network or the base URL (${this.baseURL}), then retry.`, true);
+    if (err instanceof APIConnectionError) return make('model_unavailable', `Cannot reach the model API at ${this.baseURL} after ${tries}. Check the network or the base URL, then retry.`, true);
+    if (err instanceof APIError) return this.fromApiError(err, make, tries, inStream);
+    return make('model_unavailable', `The model call failed: ${errorText(err)}.`, false);
+  }
+
+  private fromApiError(
+    err: APIError,
+    make: (code: ModelErrorCode, message: string, retryable: boolean) => ModelError,
+    tries: string,
+    inStream: boolean,
+  ): ModelError {
+    const said = err.apiMessage ?? err.message;
+    const status = err.status;
+    const type = err.type ?? '';
+    if (status === 401 || type === 'authentication_error')
+      return make('model_auth', `The model API refused the API key (401: ${said}). Set a valid key (ANTHROPIC_API_KEY in a terminal, the Strata: Set API Key command in the editor).`, false);
+    if (status === 403 || type === 'permission_error') return make('model_permission', `The API key may not use this model or feature (403: ${said}). Pick another model or check the key's workspace.`, false);
+    if (status === 404 || type === 'not_found_error') return make('model_not_found', `The model API has no such model or route (404: ${said}). Check the model id and the base URL.`, false);
+    if (status === 429 || type === 'rate_limit_error') return make('model_rate_limited', `The model API is rate-limiting this key (429: ${said}), still after ${tries}. Wait a minute and retry, or lower the request rate.`, true);
+    if (status === 529 || type === 'overloaded_error') return make('model_overloaded', `The model API is overloaded (${status ?? 'in stream'}: ${said}), still after ${tries}. Retry in a few minutes or pick another model.`, true);
+    if (/prompt is too long/i.test(said) || status === 413) return make('model_prompt_too_long', `The prompt is larger than the model's window (${said}). Condense the context and retry.`, false);
+    if (status !== undefined && status >= 500) return make('model_server', `The model API failed (${status}: ${said}), still after ${tries}. Retry later.`, true);
+    if (status === 400 || type === 'invalid_request_error') return make('model_bad_request', `The model API rejected the request (400: ${said}). This is a Strata bug; please report it.`, false);
+    if (inStream) return make('model_stream_cut', `The model's answer was cut off by an error (${type}: ${said}) after ${tries}. Send the message again.`, true);
+    return make('model_unavailable', `The model call failed (${status ?? type}: ${said}).`, false);
+  }
+
+  private get baseURL(): string {
+    return this.options.baseURL ?? DEFAULT_BASE_URL;
+  }
+
+  /** Removes the API key from any text (a gateway may echo it back in an error body). */
+  private scrub(text: string): string {
+    return this.options.apiKey.length >= 8 ? text.split(this.options.apiKey).join('[api key]') : text;
+  }
+}
+
+/** Marks a failure that happened after the response started (headers received). */
+class StreamPhaseError extends Error {
+  constructor(override readonly cause: unknown) {
+    super('stream failed');
+  }
+}
+
+class StallError extends Error {
+  constructor(readonly ms: number) {
+    super(`stalled ${ms} ms`);
+  }
+}
+
+class CutError extends Error {}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The SDK's own schedule: 0.5 s doubling per try up to 8 s, minus up to 25 % jitter; ends early on abort. */
+function backoff(attempt: number, signal: AbortSignal | undefined): Promise<void> {
+  const ms = Math.min(500 * 2 ** attempt, 8000) * (1 - Math.random() * 0.25);
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}

@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import { platform, release } from 'node:os';
+import { AnthropicModelClient } from '../adapters/anthropicModelClient';
+import { GitignoreMatcher } from '../adapters/gitignoreMatcher';
+import { NodeWorkspace } from '../adapters/nodeWorkspace';
+import { createTextSearcher } from '../adapters/ripgrepSearcher';
+import { ShellCommandRunner } from '../adapters/shellCommandRunner';
+import { openSqliteArchive } from '../adapters/sqliteArchiveStore';
+import { systemClock } from '../adapters/systemClock';
+import { createTiktokenTokenizer } from '../adapters/tiktokenTokenizer';
+import { ContextEngine } from '../engine/contextEngine';
+import type { ArchiveStore, Clock, Logger } from '../engine/ports';
+import type { EngineSettings } from '../shared/engineSettings';
+import { resolveEngineSettings } from '../shared/engineSettings';
+import type { TurnEnvironment } from '../task/environment';
+import { systemPrompt } from '../task/environment';
+import { FileContextTracker } from '../task/fileContextTracker';
+import type { MentionSources } from '../task/mentions';
+import type { ModelClient } from '../task/modelClient';
+import type { ModelProfile } from '../task/modelProfiles';
+import { ModelProfileResolver } from '../task/modelProfiles';
+import { ModelSummarizer } from '../task/modelSummarizer';
+import { recallTool } from '../task/recallTool';
+import { Task } from '../task/task';
+import type { ApprovalDecision, ApprovalRequest, ToolContext } from '../task/tools/tool';
+import { toolDefinitionsForApi, WORKSPACE_TOOLS } from '../task/tools/toolRegistry';
+import { workspaceMentionSources } from '../task/workspaceMentionSources';
+
+/** What a front end (the terminal chat, the extension) decides; everything else is wired here. */
+export interface TaskSessionOptions {
+  workspaceRoot: string;
+  /** SQLite archive file; sessions of every workspace may share one. */
+  archivePath: string;
+  /** Resume this session (its exchanges come back folded); a new id otherwise. */
+  sessionId?: string;
+  apiKey: string;
+  baseURL?: string;
+  model: string;
+  condenseModel?: string;
+  /** Engine settings as the user set them; the window comes from the model's profile unless set. */
+  settings?: Partial<EngineSettings>;
+  frontEnd: string;
+  /** Asked before writes and commands the user did not auto-approve. */
+  approve(request: ApprovalRequest): Promise<ApprovalDecision>;
+  environment?: () => TurnEnvironment;
+  /** Sources only the front end has (the editor's diagnostics, say); the workspace supplies the rest. */
+  extraMentionSources?: Partial<MentionSources>;
+  logger: Logger;
+  clock?: Clock;
+  /** A model client other than the Anthropic SDK's (tests may pass a scripted one). */
+  modelClient?: ModelClient;
+  userInstructions?: string;
+}
+
+export interface TaskSession {
+  sessionId: string;
+  task: Task;
+  engine: ContextEngine;
+  archive: ArchiveStore;
+  profile: ModelProfile;
+  tracker: FileContextTracker;
+  /** Flushes and closes the archive; call on exit. */
+  close(): void;
+}
+
+/** Answer room requested per call: the profile's max output, capped so a prompt keeps its share. */
+const MAX_ANSWER_TOKENS = 16_000;
+
+/** Builds a ready Task: archive, tokenizer, model client and profile, engine, tools. */
+export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSession> {
+  const clock = o.clock ?? systemClock;
+  const model = o.modelClient ?? new AnthropicModelClient({ apiKey: o.apiKey, ...(o.baseURL ? { baseURL: o.baseURL } : {}) });
+  const profile = await new ModelProfileResolver().resolve({
+    model: o.model,
+    baseURL: o.baseURL ?? 'https://api.anthropic.com',
+    client: model,
+    ...(o.condenseModel ? { condenseModel: o.condenseModel } : {}),
+  });
+  const maxOutput = Math.min(profile.maxOutputTokens, MAX_ANSWER_TOKENS);
+  const settings = resolveEngineSettings({ contextWindow: profile.contextWindow, reservedOutputTokens: maxOutput, autoCondensePercent: profile.condensePercent, ...o.settings });
+  const archive = openSqliteArchive(o.archivePath);
+  const tokenizer = createTiktokenTokenizer();
+  const workspace = new NodeWorkspace(o.workspaceRoot);
+  const ignore = new GitignoreMatcher(workspace);
+  const searcher = createTextSearcher(workspace, ignore);
+  const commands = new ShellCommandRunner(workspace.root);
+  const tracker = new FileContextTracker(workspace);
+  const toolContext = (signal: AbortSignal, mentionedPaths: ReadonlySet<string>): ToolContext => ({
+    workspace,
+    ignore,
+    searcher,
+    commands,
+    tracker,
+    mentionedPaths,
+    approve: o.approve,
+    signal,
+  });
+  const sessionId = o.sessionId ?? `s-${new Date(clock.now()).toISOString().slice(0, 10)}-${randomUUID().slice(0, 8)}`;
+  const stable = { os: `${platform()} ${release()}`, shell: commands.shell, workspaceRoot: workspace.root, frontEnd: o.frontEnd };
+  let engine: ContextEngine;
+  const recall = recallTool({ retrieve: (ids, format) => engine.retrieve(ids, format), searchArchive: (q, n) => engine.searchArchive(q, n) });
+  const tools = [...WORKSPACE_TOOLS, recall];
+  try {
+    engine = new ContextEngine({
+      sessionId,
+      settings,
+      tokenizer,
+      archive,
+      summarizer: new ModelSummarizer(model, profile.condenseModel ?? o.model),
+      clock,
+      logger: o.logger,
+      systemPrompt: systemPrompt(stable, o.userInstructions),
+      tools: toolDefinitionsForApi(tools),
+    });
+  } catch (error) {
+    archive.close();
+    throw error;
+  }
+  const task = new Task({
+    engine,
+    tokenizer,
+    model,
+    modelId: o.model,
+    maxOutputTokens: maxOutput,
+    tools,
+    toolContext,
+    mentions: { ...workspaceMentionSources(toolContext, commands), ...o.extraMentionSources },
+    environment: () => ({ time: new Date(clock.now()).toISOString(), ...o.environment?.() }),
+    tracker,
+    clock,
+  });
+  return { sessionId, task, engine, archive, profile, tracker, close: () => archive.close() };
+}

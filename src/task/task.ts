@@ -1,0 +1,239 @@
+import type { AssembledTurn, ContextEngine } from '../engine/contextEngine';
+import type { Clock, Tokenizer } from '../engine/ports';
+import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../shared/messages';
+import { parseProtocolBlocks } from '../shared/protocolSchema';
+import { StrataError } from '../shared/strataError';
+import type { TurnEnvironment } from './environment';
+import type { FileContextTracker } from './fileContextTracker';
+import { turnEnvironmentBlock } from './environment';
+import type { MentionSources } from './mentions';
+import { findMentions, resolveMentions } from './mentions';
+import type { ModelClient, ModelResult } from './modelClient';
+import { ModelError } from './modelClient';
+import { SessionCost } from './pricing';
+import { ProtocolStreamFilter } from './protocolStreamFilter';
+import type { TaskEvent } from './taskEvents';
+import { turnReport } from './turnReport';
+import { runToolCall } from './tools/runToolCall';
+import type { Tool, ToolContext, ToolResult } from './tools/tool';
+
+export interface TaskOptions {
+  engine: ContextEngine;
+  /** The engine's tokenizer: the API's reported input tokens correct its estimates. */
+  tokenizer: Tokenizer;
+  model: ModelClient;
+  modelId: string;
+  /** Upper bound on one answer, tokens. */
+  maxOutputTokens: number;
+  /** Every tool the model may call (workspace tools and `recall`), in a stable order. */
+  tools: readonly Tool[];
+  /** Builds the tools' context for one run (its signal stops commands). */
+  toolContext(signal: AbortSignal, mentionedPaths: ReadonlySet<string>): ToolContext;
+  mentions: MentionSources;
+  /** Fresh environment for each turn (open tabs, active file, terminal); files gone stale are added by the loop. */
+  environment(): TurnEnvironment;
+  /** Reads and edits of the tools, to tell the model which files changed behind its back. */
+  tracker?: Pick<FileContextTracker, 'staleFiles' | 'forget'>;
+  clock: Clock;
+  /** Model calls one user message may lead to before the loop asks the user to continue. */
+  maxSteps?: number;
+}
+
+const DEFAULT_MAX_STEPS = 50;
+const STOPPED_NOTE = '[stopped by the user]';
+
+/**
+ * The agent loop of one session: the user's message, then model answer -> tools -> results ->
+ * model answer, until an answer calls no tool. Front ends drive it with `send` and render its
+ * events; it holds no front end. The engine composes every request; the loop never edits one.
+ */
+export class Task {
+  private readonly listeners = new Set<(event: TaskEvent) => void>();
+  private readonly costs = new SessionCost();
+  /** Tool results owed to the model because the user stopped before they were sent. */
+  private owedResults: ToolResultBlock[] = [];
+  private running = false;
+
+  constructor(private readonly options: TaskOptions) {}
+
+  /** Subscribes to events; returns the unsubscribe function. */
+  onEvent(listener: (event: TaskEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get sessionCost(): SessionCost {
+    return this.costs;
+  }
+
+  get busy(): boolean {
+    return this.running;
+  }
+
+  /**
+   * Runs the loop for one user message (a query, or feedback such as a correction). Resolves when
+   * the model answers without a tool call, the user stops it (`signal`), or a call fails; every
+   * outcome is an event, never a rejection, and the exchange is archived in each case.
+   */
+  async send(text: string, signal: AbortSignal = new AbortController().signal): Promise<void> {
+    if (this.running) throw new StrataError('The task is already running; stop it or wait for its answer before sending another message.', 'task_busy');
+    this.running = true;
+    try {
+      const mentioned = new Set(findMentions(text).flatMap((m) => ('path' in m ? [m.path.replace(/\/$/, '') || '.'] : [])));
+      const mentionBlocks = await resolveMentions(text, this.options.mentions, signal);
+      const content: ContentBlock[] = [...this.owedResults, { type: 'text', text }, ...mentionBlocks, ...(await this.environmentBlocks())];
+      this.owedResults = [];
+      await this.loop({ role: 'user', content }, signal, mentioned);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async loop(first: Message, signal: AbortSignal, mentioned: ReadonlySet<string>): Promise<void> {
+    let input: Message | undefined = first;
+    const maxSteps = this.options.maxSteps ?? DEFAULT_MAX_STEPS;
+    for (let step = 0; input; step++) {
+      if (step >= maxSteps) {
+        this.emit({ type: 'idle', reason: 'step_limit' });
+        return;
+      }
+      input = await this.step(input, signal, mentioned);
+    }
+  }
+
+  /** One exchange: assemble, stream, archive, run tools. Returns the next input, or none to stop. */
+  private async step(input: Message, signal: AbortSignal, mentioned: ReadonlySet<string>): Promise<Message | undefined> {
+    const { engine } = this.options;
+    engine.beginExchange(input);
+    const startedAt = this.options.clock.now();
+    let turn: AssembledTurn;
+    try {
+      turn = await engine.assemble(signal);
+    } catch (error) {
+      return this.failTurn(error, emptyAnswer());
+    }
+    for (const event of turn.events) this.emit({ type: 'engine', event });
+    const engineMs = this.options.clock.now() - startedAt;
+
+    const called = await this.callModel(turn, signal);
+    if ('error' in called) return this.failTurn(called.error, called.partial);
+    const { result } = called;
+    turn = called.turn;
+    const modelMs = this.options.clock.now() - startedAt - engineMs;
+    const reported = result.usage.inputTokens + result.usage.cacheWriteTokens + result.usage.cacheReadTokens;
+    if (reported > 0) this.options.tokenizer.observe(turn.tokens, reported);
+    const cost = this.costs.add(result.usage, result.model);
+    this.emit({ type: 'turn_done', report: turnReport(turn, result.usage, cost, engineMs, modelMs) });
+
+    const stopped = result.stopReason === 'aborted';
+    const answer = stopped ? withNote(result.message, STOPPED_NOTE) : result.message;
+    // Archiving, headers, summaries and index updates: after the answer has streamed.
+    engine.completeExchange(answer);
+
+    const calls = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    if (calls.length > 0) {
+      const results = await this.runTools(turn.turn, calls, signal, mentioned);
+      if (stopped || signal.aborted) {
+        this.owedResults = results;
+        this.emit({ type: 'idle', reason: 'stopped' });
+        return undefined;
+      }
+      return { role: 'user', content: [...results, ...(await this.environmentBlocks())] };
+    }
+    if (stopped) {
+      this.emit({ type: 'idle', reason: 'stopped' });
+      return undefined;
+    }
+    // A context request in an answer that called no tool is served at once: the engine adds
+    // the retrieved exchanges to this follow-up input.
+    if (parseProtocolBlocks(textOf(answer)).contextRequests.length > 0) {
+      return { role: 'user', content: [{ type: 'text', text: 'The archived context you asked for follows. Continue the task.' }] };
+    }
+    this.emit({ type: 'idle', reason: 'answered' });
+    return undefined;
+  }
+
+  /** Streams one answer; a prompt the API finds too long gets one emergency condense and one retry. */
+  private async callModel(turn: AssembledTurn, signal: AbortSignal): Promise<{ result: ModelResult; turn: AssembledTurn } | { error: unknown; partial: Message }> {
+    let current = turn;
+    for (let attempt = 0; ; attempt++) {
+      const filter = new ProtocolStreamFilter();
+      try {
+        const result = await this.options.model.stream(
+          { request: current.request, model: this.options.modelId, maxTokens: this.options.maxOutputTokens, signal },
+          (event) => {
+            if (event.type === 'text') {
+              const visible = filter.push(event.text);
+              if (visible) this.emit({ type: 'text', turn: current.turn, text: visible });
+            }
+          },
+        );
+        const rest = filter.end();
+        if (rest) this.emit({ type: 'text', turn: current.turn, text: rest });
+        return { result, turn: current };
+      } catch (error) {
+        if (error instanceof ModelError && error.code === 'model_prompt_too_long' && attempt === 0) {
+          for (const event of await this.options.engine.condenseNow(signal)) this.emit({ type: 'engine', event });
+          current = await this.options.engine.assemble(signal);
+          continue;
+        }
+        return { error, partial: error instanceof ModelError ? error.partial.message : emptyAnswer() };
+      }
+    }
+  }
+
+  /** Runs each tool call in order; after a stop the rest are answered "not run" so none is left open. */
+  private async runTools(turn: number, calls: ToolUseBlock[], signal: AbortSignal, mentioned: ReadonlySet<string>): Promise<ToolResultBlock[]> {
+    const ctx = this.options.toolContext(signal, mentioned);
+    const results: ToolResultBlock[] = [];
+    for (const call of calls) {
+      this.emit({ type: 'tool_call', turn, id: call.id, name: call.name, input: call.input });
+      const result: ToolResult = signal.aborted
+        ? { text: `Not run: the user stopped the task before ${call.name} ran.`, isError: true }
+        : await runToolCall({ name: call.name, input: call.input }, ctx, this.options.tools);
+      this.emit({ type: 'tool_result', turn, id: call.id, name: call.name, text: result.text, isError: result.isError });
+      results.push({ type: 'tool_result', tool_use_id: call.id, content: result.text || '(no output)', ...(result.isError ? { is_error: true } : {}) });
+    }
+    return results;
+  }
+
+  /** A failed turn is still archived (the user's input and whatever arrived), then reported. */
+  private failTurn(error: unknown, partial: Message): undefined {
+    const message = error instanceof Error ? error.message : String(error);
+    const code = error instanceof StrataError ? error.code : 'task_failed';
+    const answer = withNote(partial, `[no complete answer: ${message}]`);
+    this.options.engine.completeExchange(answer);
+    const open = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    this.owedResults = open.map((c) => ({ type: 'tool_result', tool_use_id: c.id, content: `Not run: ${message}`, is_error: true }));
+    this.emit({ type: 'error', code, message });
+    this.emit({ type: 'idle', reason: 'failed' });
+    return undefined;
+  }
+
+  /** The per-turn environment, with files changed on disk since the model read them (each told once). */
+  private async environmentBlocks(): Promise<TextBlock[]> {
+    const env = this.options.environment();
+    const stale = (await this.options.tracker?.staleFiles()) ?? [];
+    for (const file of stale) this.options.tracker?.forget(file.path);
+    const staleFiles = stale.map((f) => (f.reason === 'deleted' ? `${f.path} (deleted)` : f.path));
+    const block = turnEnvironmentBlock(staleFiles.length > 0 ? { ...env, staleFiles } : env);
+    return block ? [block] : [];
+  }
+
+  private emit(event: TaskEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}
+
+function emptyAnswer(): Message {
+  return { role: 'assistant', content: [] };
+}
+
+/** The answer with a note appended as text, so a stopped or failed answer is never empty. */
+function withNote(message: Message, note: string): Message {
+  return { role: 'assistant', content: [...message.content.filter((b) => b.type !== 'text' || b.text.trim() !== ''), { type: 'text', text: note }] };
+}
+
+function textOf(message: Message): string {
+  return message.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
+}

@@ -1,0 +1,41 @@
+import type { EngineEvent } from '../engine/engineEvents';
+import type { Usage } from '../engine/usage';
+import type { ModelUsage } from './modelClient';
+import type { TurnCost } from './pricing';
+
+/** Figures of one model call, for the chat's meter and the CLI's per-turn line. */
+export interface TurnReport {
+  /** Exchange id the call answered (`e${turn}`). */
+  turn: number;
+  mode: 'full' | 'layered';
+  /** The engine's estimate of the prompt, and its budget, in model tokens. */
+  promptTokens: number;
+  budget: number;
+  /** Layer by layer (the engine's `layerUsage`), for the context panel. */
+  layers: Usage;
+  /** What the API reported. */
+  usage: ModelUsage;
+  cost: TurnCost;
+  /** Share of the prompt read from the cache, 0..1. */
+  cacheHitRate: number;
+  /** Milliseconds spent assembling the prompt (the engine) and waiting for the model. */
+  engineMs: number;
+  modelMs: number;
+}
+
+/**
+ * What a Task tells its front ends, in order. Front ends only render these; nothing about a
+ * turn is decided outside the loop.
+ */
+export type TaskEvent =
+  /** Visible answer text as it streams (protocol blocks already removed). */
+  | { type: 'text'; turn: number; text: string }
+  | { type: 'tool_call'; turn: number; id: string; name: string; input: unknown }
+  | { type: 'tool_result'; turn: number; id: string; name: string; text: string; isError: boolean }
+  | { type: 'turn_done'; report: TurnReport }
+  /** Re-layering, masking, condensing, sliding-window events from the engine. */
+  | { type: 'engine'; event: EngineEvent }
+  /** Something went wrong; `message` says what happened and what to do. Nothing was lost. */
+  | { type: 'error'; code: string; message: string }
+  /** The loop stopped waiting for the user. */
+  | { type: 'idle'; reason: 'answered' | 'stopped' | 'failed' | 'step_limit' };

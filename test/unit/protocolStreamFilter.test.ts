@@ -1,0 +1,70 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ProtocolStreamFilter, visibleAnswerText } from '../../src/task/protocolStreamFilter';
+
+const ANSWER =
+  'Fixed the parser in `src/a.ts` (x < y holds).\n<housekeeping>{"summaries":{"e3":"parser fixed"}}</housekeeping>\n' +
+  'More text <context_request>{"ids":["e1"],"format":"full"}</context_request> done.';
+const VISIBLE = 'Fixed the parser in `src/a.ts` (x < y holds).\n\nMore text  done.';
+
+/** Streams `text` cut at `cuts` and returns every emitted piece. */
+function stream(text: string, cuts: number[]): string[] {
+  const filter = new ProtocolStreamFilter();
+  const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+  const pieces: string[] = [];
+  let from = 0;
+  for (const p of [...points, text.length]) {
+    pieces.push(filter.push(text.slice(from, p)));
+    from = p;
+  }
+  pieces.push(filter.end());
+  return pieces;
+}
+
+describe('ProtocolStreamFilter', () => {
+  it('shows everything but the protocol blocks when the answer arrives in one piece', () => {
+    expect(stream(ANSWER, []).join('')).toBe(VISIBLE);
+  });
+
+  it('gives the same visible text for every split point, and never emits part of a block', () => {
+    for (let cut = 0; cut <= ANSWER.length; cut++) {
+      const pieces = stream(ANSWER, [cut]);
+      expect(pieces.join(''), `split at ${cut}`).toBe(VISIBLE);
+      for (const piece of pieces) expect(piece).not.toMatch(/<h|<c|summaries|"ids"/);
+    }
+  });
+
+  it('holds for any chunking (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.nat(ANSWER.length), { maxLength: 40 }), (cuts) => {
+        const pieces = stream(ANSWER, cuts);
+        expect(pieces.join('')).toBe(VISIBLE);
+        for (const piece of pieces) expect(piece).not.toMatch(/summaries|"ids"/);
+      }),
+      { seed: 7, numRuns: 300 },
+    );
+  });
+
+  it('shows a held-back "<" that turned out not to start a tag, at the end of the stream', () => {
+    expect(stream('a <hou', [3]).join('')).toBe('a <hou');
+    expect(stream('if a <', []).join('')).toBe('if a <');
+  });
+
+  it('hides an unterminated block to the end (a cut stream never leaks its half)', () => {
+    expect(stream('ok <housekeeping>{"summ', [5, 9]).join('')).toBe('ok ');
+  });
+
+  it('leaves text without protocol blocks untouched, whatever its characters', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), fc.array(fc.nat(200), { maxLength: 10 }), (text, cuts) => {
+        fc.pre(!text.includes('<housekeeping>') && !text.includes('<context_request>'));
+        expect(stream(text, cuts).join('')).toBe(text);
+      }),
+      { seed: 11, numRuns: 300 },
+    );
+  });
+
+  it('visibleAnswerText strips blocks and trailing space', () => {
+    expect(visibleAnswerText('Done.\n<housekeeping>{}</housekeeping>\n')).toBe('Done.');
+  });
+});
