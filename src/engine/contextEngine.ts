@@ -7,7 +7,7 @@ import type { CondenseCall } from './condenser';
 import { condense, slideWindow } from './condenser';
 import { callCost } from './engineEvents';
 import type { EngineEvent } from './engineEvents';
-import { effectiveBudget, lowWatermark, newEngineState } from './engineState';
+import { effectiveBudget, layerBudgets, lowWatermark, newEngineState } from './engineState';
 import type { EngineState, Pressure } from './engineState';
 import type { Exchange } from './exchange';
 import { ExchangeRecorder } from './exchangeRecorder';
@@ -129,24 +129,35 @@ export class ContextEngine {
     const condenseCalls: CondenseCall[] = [];
     const turn = pending.seq;
     const low = lowWatermark(s);
+    let built = this.build();
     const relayerNow = (pressure: Pressure, keep: number) => {
       state.pressure = pressure;
       const masked = relayer(state, keep);
       events.push({ type: 'relayer', turn, foldedThrough: state.foldedThrough, pressure, masked });
     };
     /** One step at no pressure: the oldest exchanges go down until the prompt is under the low watermark. */
+    /**
+     * One step: the oldest exchanges go down until the prompt is under the low watermark. It is
+     * taken at pressure 0 whenever that leaves at least half the gap between the watermarks free;
+     * only a floor too high for that (a tiny budget) squeezes harder, and only for this step.
+     */
     const step = (keepAtMost = Infinity) => {
-      relayerNow(0, Math.min(keepAtMost, this.keepUnder(low, s.workingMemoryMin)));
-      let after = this.build();
-      // The first step adds <strata_context>; hand down more if that pushed the prompt back over the mark.
-      for (let again = 0; again < 3 && after.tokens > low && state.tail.length > s.workingMemoryMin; again++) {
-        relayer(state, this.keepUnder(low, s.workingMemoryMin));
+      const roomy = Math.floor((low + budget) / 2);
+      let after = built;
+      for (let pressure: Pressure | undefined = 0; pressure !== undefined; pressure = morePressure(pressure)) {
+        const min = keepFor(pressure, s);
+        relayerNow(pressure, Math.min(keepAtMost, this.keepUnder(low, min)));
         after = this.build();
+        // The first step adds <strata_context>; hand down more if that pushed the prompt back over the mark.
+        for (let again = 0; again < 3 && after.tokens > low && state.tail.length > min; again++) {
+          relayer(state, this.keepUnder(low, min));
+          after = this.build();
+        }
+        if (after.tokens <= roomy) break;
       }
       return after;
     };
 
-    let built = this.build();
     if (state.mode === 'layered' && state.tail.length > s.workingMemoryMax) built = step(s.workingMemoryMin);
     if (s.outputMaskTokens > 0 && maskableOutputTokens(state, s.outputMaskKeepRecent) >= s.outputMaskTokens) {
       const masked = maskCommandOutputs(state, s.outputMaskKeepRecent);
@@ -266,7 +277,7 @@ export class ContextEngine {
     const count = (t: string) => this.state.tokenizer.count(t);
     const notes: TurnNotes = {};
     if (this.state.mode === 'layered') {
-      notes.narrative = trimToTokens(renderNarrative(this.state.narrative), this.state.settings.narrativeMaxTokens, count);
+      notes.narrative = trimToTokens(renderNarrative(this.state.narrative), layerBudgets(this.state.settings).narrativeTokens, count);
       if (due.length > 0) notes.housekeepingAsk = `Housekeeping due: summarise ${due.map((d) => `e${d}`).join(', ')} and update the narrative.`;
     }
     const request = layoutRequest(this.state, notes);
@@ -297,7 +308,8 @@ export class ContextEngine {
     const s = this.state.settings;
     const tail = this.state.tail;
     const last = tail[tail.length - 1];
-    if (this.state.mode !== 'layered' || !last || s.summaryCount === 0) return [];
+    const summaryCount = layerBudgets(s).summaryCount;
+    if (this.state.mode !== 'layered' || !last || summaryCount === 0) return [];
     let keep: number;
     if (tail.length + 1 > s.workingMemoryMax) {
       keep = s.workingMemoryMin;
@@ -314,7 +326,7 @@ export class ContextEngine {
       return [];
     }
     // next turn this exchange joins working memory, so one more will leave than counted here
-    return tail.slice(0, Math.min(tail.length, tail.length + 1 - keep)).slice(-s.summaryCount).map((ex) => ex.seq);
+    return tail.slice(0, Math.min(tail.length, tail.length + 1 - keep)).slice(-summaryCount).map((ex) => ex.seq);
   }
 
   /** Last resort: the pending input's blocks are cut to share what budget is left, tighter until it fits. */

@@ -1,6 +1,7 @@
 import type { ContentBlock, Message, MessagesRequest, TextBlock } from '../shared/messages';
 import { requestTokens, withBreakpoint } from './blockTokens';
 import type { EngineState } from './engineState';
+import { layerBudgets } from './engineState';
 import { orphanToText } from './liveExchange';
 import type { LayerUsage } from './usage';
 import { archiveLayerTokens } from './archiveBlock';
@@ -68,14 +69,15 @@ export function layerUsage(state: EngineState, request: MessagesRequest, total: 
   const narrative = notes.narrative ? count(notes.narrative) : 0;
   const pendingUsed = state.pending?.inputTokens ?? 0;
   const l1Used = Math.max(0, total - systemUsed - archive.L2 - archive.L3 - archive.L4 - narrative - pendingUsed);
-  const archiveBudget = s.maxHeaders * s.headerMaxTokens + s.summaryCount * s.summaryMaxTokens + s.indexMaxTokens + s.fileViewTokens;
+  const b = layerBudgets(s);
+  const archiveBudget = b.headerTokens + b.summaryCount * s.summaryMaxTokens + b.indexTokens + b.fileViewTokens;
   return [
     { layer: 'system', budget: systemUsed, used: systemUsed },
-    { layer: 'L0', budget: s.narrativeMaxTokens, used: narrative },
-    { layer: 'L1', budget: Math.max(0, budget - systemUsed - archiveBudget - s.narrativeMaxTokens), used: l1Used },
-    { layer: 'L2', budget: s.maxHeaders * s.headerMaxTokens, used: archive.L2 },
-    { layer: 'L3', budget: s.summaryCount * s.summaryMaxTokens, used: archive.L3 },
-    { layer: 'L4', budget: s.indexMaxTokens + s.fileViewTokens, used: archive.L4 },
+    { layer: 'L0', budget: b.narrativeTokens, used: narrative },
+    { layer: 'L1', budget: Math.max(0, budget - systemUsed - archiveBudget - b.narrativeTokens), used: l1Used },
+    { layer: 'L2', budget: b.headerTokens, used: archive.L2 },
+    { layer: 'L3', budget: b.summaryCount * s.summaryMaxTokens, used: archive.L3 },
+    { layer: 'L4', budget: b.indexTokens + b.fileViewTokens, used: archive.L4 },
     { layer: 'input', budget, used: pendingUsed },
   ];
 }

@@ -34,8 +34,8 @@ export const engineSettingsSchema = z.object({
   summaryCount: z.number().int().min(0).max(50).default(5),
   /** L4: reference index cap, tokens. */
   indexMaxTokens: z.number().int().min(0).max(5_000).default(600),
-  /** Files recently read whose exchange left working memory stay visible up to this many tokens. */
-  fileViewTokens: z.number().int().min(0).max(200_000).default(8_000),
+  /** Files recently read whose exchange left working memory stay visible up to this share of the prompt budget, percent. */
+  fileViewPercent: z.number().int().min(0).max(60).default(25),
   /** ...if read or changed within this many exchanges. */
   fileViewHorizon: z.number().int().min(1).max(10_000).default(80),
   /** Mask older command output (not file views) in one step once this many tokens of it pile up; 0 = never. */

@@ -90,6 +90,24 @@ describe('ContextEngine in layered mode', () => {
     expect(before.request.messages.filter((m) => m.role === 'assistant').length).toBeGreaterThan(5);
   });
 
+  it('lets pressure fall back: a step after a squeezed one is taken at pressure 0 and sends L3 again', async () => {
+    const { engine } = makeEngine({ promptBudgetTokens: 8_000 });
+    const messages = syntheticSession(60);
+    // one huge output (200 long lines after the head+tail cut) forces a squeeze; ordinary exchanges follow
+    const long = (i: number) => `noise line ${i} ${'with some words that fill the line '.repeat(4)}`;
+    messages[40] = user(toolResult('tu20', Array.from({ length: 400 }, (_, i) => long(i)).join('\n')));
+    const turns = await drive(engine, messages.concat(assistant(text('done'))));
+    for (const t of turns) expect(t.tokens).toBeLessThanOrEqual(t.budget);
+    const isSqueezed = (t: (typeof turns)[number]) => t.events.some((e) => e.type === 'relayer' && e.pressure >= 3);
+    expect(turns.some(isSqueezed)).toBe(true);
+    // the squeeze lasts while the huge exchange is in working memory, then the next step is roomy again
+    const squeezed = turns.length - 1 - [...turns].reverse().findIndex(isSqueezed);
+    const later = turns.slice(squeezed + 1).find((t) => t.events.some((e) => e.type === 'relayer'));
+    expect(later).toBeDefined();
+    expect(later!.events.filter((e) => e.type === 'relayer').every((e) => e.type === 'relayer' && e.pressure === 0)).toBe(true);
+    expect(JSON.stringify(later!.request)).toContain('## Recent summaries (L3)');
+  });
+
   it('sends headers of folded exchanges, summaries of the five just below working memory, an index, and L0 last', async () => {
     const { engine } = makeEngine({ promptBudgetTokens: 6_000 });
     const turns = await drive(engine, syntheticSession(24));
@@ -264,7 +282,7 @@ describe('resuming a session from its archive', () => {
 
 describe('file views: recently used files stay visible after their exchange leaves working memory', () => {
   it('keeps the latest read of a file in <strata_context>, once, and drops it when the file goes unused', async () => {
-    const { engine } = makeEngine({ promptBudgetTokens: 4_000, workingMemoryMax: 6, workingMemoryMin: 2, fileViewTokens: 1_000, fileViewHorizon: 12 });
+    const { engine } = makeEngine({ promptBudgetTokens: 4_000, workingMemoryMax: 6, workingMemoryMin: 2, fileViewPercent: 25, fileViewHorizon: 12 });
     const messages: Message[] = [user(text('Refactor src/keep.ts.'))];
     const read = (i: number, path: string, body: string) => {
       messages.push(assistant(toolUse(`r${i}`, 'Read', { file_path: path })));
