@@ -35,7 +35,7 @@ export const engineSettingsSchema = z.object({
   /** L4: reference index cap, tokens. */
   indexMaxTokens: z.number().int().min(0).max(5_000).default(600),
   /** Files recently read whose exchange left working memory stay visible up to this share of the prompt budget, percent. */
-  fileViewPercent: z.number().int().min(0).max(60).default(25),
+  fileViewPercent: z.number().int().min(0).max(60).default(35),
   /** ...if read or changed within this many exchanges. */
   fileViewHorizon: z.number().int().min(1).max(10_000).default(80),
   /** Mask older command output (not file views) in one step once this many tokens of it pile up; 0 = never. */
