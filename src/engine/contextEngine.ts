@@ -13,7 +13,7 @@ import type { Exchange } from './exchange';
 import { ExchangeRecorder } from './exchangeRecorder';
 import type { LiveExchange } from './liveExchange';
 import { renderInput, renderOutput, sumTokens } from './liveExchange';
-import { emptyNarrative, renderNarrative } from './narrative';
+import { emptyNarrative } from './narrative';
 import type { ArchiveStore, Clock, Logger, RetrievalFormat, Summarizer, Tokenizer } from './ports';
 import { StrataError } from './ports';
 import { PROTOCOL_INSTRUCTIONS } from './protocolText';
@@ -277,7 +277,6 @@ export class ContextEngine {
     const count = (t: string) => this.state.tokenizer.count(t);
     const notes: TurnNotes = {};
     if (this.state.mode === 'layered') {
-      notes.narrative = trimToTokens(renderNarrative(this.state.narrative), layerBudgets(this.state.settings).narrativeTokens, count);
       if (due.length > 0) notes.housekeepingAsk = `Housekeeping due: summarise ${due.map((d) => `e${d}`).join(', ')} and update the narrative.`;
     }
     const request = layoutRequest(this.state, notes);

@@ -3,6 +3,7 @@ import type { EngineState, Pressure } from './engineState';
 import { layerBudgets } from './engineState';
 import { fileReadsOf, maskOutputs } from './liveExchange';
 import { trimToTokens } from './text/trimToBudget';
+import { renderNarrative } from './narrative';
 
 /**
  * One re-layering step: the oldest tail exchanges, all but the `keep` most recent, leave
@@ -69,7 +70,8 @@ export function rebuildArchive(state: EngineState): void {
   const indexBudget = state.pressure >= 3 ? 0 : budgets.indexTokens;
   const index = trimToTokens(state.index.render(indexBudget, state.foldedThrough, count), indexBudget, count);
   const files = state.fileViews.render(state.foldedThrough, s.fileViewHorizon, state.pressure >= 3 ? 0 : budgets.fileViewTokens, count);
-  state.archiveParts = { headers, summaries, index, ...(files ? { files } : {}), ...(state.condensed ? { condensed: state.condensed } : {}) };
+  const narrative = trimToTokens(renderNarrative(state.narrative), budgets.narrativeTokens, count);
+  state.archiveParts = { narrative, headers, summaries, index, ...(files ? { files } : {}), ...(state.condensed ? { condensed: state.condensed } : {}) };
   state.archiveText = renderArchiveBlock(state.archiveParts);
   dropOldSummaries(state, summaryCount);
 }

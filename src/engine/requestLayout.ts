@@ -6,9 +6,8 @@ import { orphanToText } from './liveExchange';
 import type { LayerUsage } from './usage';
 import { archiveLayerTokens } from './archiveBlock';
 
-/** The per-turn tail of the last user message: L0 and, on some turns, the housekeeping ask. */
+/** The per-turn tail of the last user message: on some turns, the housekeeping ask. */
 export interface TurnNotes {
-  narrative?: string;
   housekeepingAsk?: string;
 }
 
@@ -41,7 +40,6 @@ export function layoutRequest(state: EngineState, notes: TurnNotes): MessagesReq
   markEnd(messages, messages.length - 1);
   const last = messages[messages.length - 1]!;
   const extra: TextBlock[] = [];
-  if (notes.narrative) extra.push({ type: 'text', text: `<strata_narrative>\n${notes.narrative}\n</strata_narrative>` });
   if (notes.housekeepingAsk) extra.push({ type: 'text', text: notes.housekeepingAsk });
   if (extra.length) last.content = [...last.content, ...extra];
   // The end-of-system breakpoint already caches the tools before it; a caller's own mark on a tool would be a fifth.
@@ -65,8 +63,8 @@ export function layerUsage(state: EngineState, request: MessagesRequest, total: 
   const count = (s: string) => state.tokenizer.count(s);
   const s = state.settings;
   const systemUsed = requestTokens({ system: request.system, messages: [], tools: request.tools }, count);
-  const archive = state.foldedThrough > 0 && state.archiveParts ? archiveLayerTokens(state.archiveParts, state.tokenizer) : { L2: 0, L3: 0, L4: 0 };
-  const narrative = notes.narrative ? count(notes.narrative) : 0;
+  const archive = state.foldedThrough > 0 && state.archiveParts ? archiveLayerTokens(state.archiveParts, state.tokenizer) : { L0: 0, L2: 0, L3: 0, L4: 0 };
+  const narrative = archive.L0;
   const pendingUsed = state.pending?.inputTokens ?? 0;
   const l1Used = Math.max(0, total - systemUsed - archive.L2 - archive.L3 - archive.L4 - narrative - pendingUsed);
   const b = layerBudgets(s);

@@ -15,7 +15,7 @@ function stablePart(request: MessagesRequest): string[] {
     for (const b of m.content) {
       const { cache_control: _c, ...rest } = b;
       const json = JSON.stringify(rest);
-      if (json.includes('<strata_narrative>') || json.includes('Housekeeping due')) continue;
+      if (json.includes('Housekeeping due')) continue;
       out.push(`${m.role}:${json}`);
     }
   }
@@ -108,7 +108,7 @@ describe('ContextEngine in layered mode', () => {
     expect(JSON.stringify(later!.request)).toContain('## Recent summaries (L3)');
   });
 
-  it('sends headers of folded exchanges, summaries of the five just below working memory, an index, and L0 last', async () => {
+  it('sends headers of folded exchanges, summaries of the five just below working memory, an index, and L0 at the end of <strata_context>', async () => {
     const { engine } = makeEngine({ promptBudgetTokens: 6_000 });
     const turns = await drive(engine, syntheticSession(24));
     const t = turns[turns.length - 1]!;
@@ -122,11 +122,9 @@ describe('ContextEngine in layered mode', () => {
     expect(body.match(/retrievable: e\d+/g)?.length).toBe(5);
     expect(body).toContain('## Reference index (L4)');
     expect(body).toContain('src/module1.ts');
-    const lastMessage = t.request.messages[t.request.messages.length - 1]!;
-    const lastBlock = lastMessage.content[lastMessage.content.length - 1]!;
-    expect(lastBlock.type === 'text' && lastBlock.text.startsWith('<strata_narrative>')).toBe(true);
-    expect((lastBlock as { text: string }).text).toContain('Objective: Fix the failing parser test');
-    expect(lastBlock.cache_control).toBeUndefined();
+    // L0 closes <strata_context>: cached with it, refreshed at each step, never plain input every turn
+    expect(body).toMatch(/<strata_narrative>\nObjective: Fix the failing parser test[\s\S]*<\/strata_narrative>\n<\/strata_context>$/);
+    expect(JSON.stringify(t.request.messages.slice(1))).not.toContain('<strata_narrative>');
   });
 
   it('keeps tool results paired with their tool_use, and turns orphaned ones into text', async () => {
@@ -203,11 +201,14 @@ describe('context requests and housekeeping from the model', () => {
 
   it('uses the model\'s own summaries when it writes housekeeping', async () => {
     const { engine, archive } = makeEngine({ promptBudgetTokens: 6_000 });
-    const messages = syntheticSession(20);
-    messages[39] = assistant(text('<housekeeping>{"summaries":{"e2":"MODEL SUMMARY of e2"},"narrative":{"state":"parser fixed"}}</housekeeping>'), toolUse('tu20', 'Read', { file_path: 'src/x.ts' }));
+    const messages = syntheticSession(40);
+    messages[39] = assistant(text('<housekeeping>{"summaries":{"e2":"MODEL SUMMARY of e2"},"narrative":{"objective":"MODEL OBJECTIVE"}}</housekeeping>'), toolUse('tu20', 'Read', { file_path: 'src/x.ts' }));
     const turns = await drive(engine, [...messages, assistant(text('ok'))]);
     expect(archive.get('s1', 2)!.summary).toContain('MODEL SUMMARY of e2');
-    expect(JSON.stringify(turns[turns.length - 1]!.request)).toContain('State: parser fixed');
+    // L0 is refreshed at the next step after the answer that updated it
+    const nextStep = turns.find((t) => t.turn > 20 && t.events.some((e) => e.type === 'relayer'));
+    expect(JSON.stringify(nextStep!.request)).toContain('Objective: MODEL OBJECTIVE');
+    expect(JSON.stringify(turns[19]!.request)).not.toContain('MODEL OBJECTIVE');
   });
 });
 
