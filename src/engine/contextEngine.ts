@@ -325,7 +325,10 @@ export class ContextEngine {
       return [];
     }
     // next turn this exchange joins working memory, so one more will leave than counted here
-    return tail.slice(0, Math.min(tail.length, tail.length + 1 - keep)).slice(-summaryCount).map((ex) => ex.seq);
+    const leaving = tail.slice(0, Math.min(tail.length, tail.length + 1 - keep)).slice(-summaryCount).map((ex) => ex.seq);
+    // The model's summary is paid output (5x input): ask only where the derived one had to be cut to fit.
+    const count = (t: string) => this.state.tokenizer.count(t);
+    return leaving.filter((seq) => count(this.state.summaries.get(seq) ?? '') >= LOSSY_SUMMARY_SHARE * s.summaryMaxTokens);
   }
 
   /** Last resort: the pending input's blocks are cut to share what budget is left, tighter until it fits. */
@@ -344,6 +347,9 @@ export class ContextEngine {
     return built;
   }
 }
+
+/** A derived summary this close to its cap was cut to fit: the model's own is worth asking for. */
+const LOSSY_SUMMARY_SHARE = 0.9;
 
 /** Exchanges working memory keeps after a re-layering step at this pressure. */
 function keepFor(pressure: Pressure, s: EngineSettings): number {

@@ -141,8 +141,16 @@ describe('ContextEngine in layered mode', () => {
     }
   });
 
-  it('asks for housekeeping only on the turn before a step, for the exchanges about to become summaries', async () => {
+  it('asks nothing when every derived summary fits whole: the model summary would cost 5x for no gain', async () => {
     const { engine } = makeEngine({ promptBudgetTokens: 6_000, workingMemoryMax: 10 });
+    const turns = await drive(engine, syntheticSession(40));
+    expect(turns.some((t) => t.events.some((e) => e.type === 'relayer'))).toBe(true);
+    expect(turns.every((t) => t.housekeepingTokens === 0 && t.housekeepingDue.length === 0)).toBe(true);
+  });
+
+  it('asks for housekeeping only on the turn before a step, for the exchanges about to become summaries whose derived one was cut', async () => {
+    // summaries capped at 20 tokens: every derived one is cut to fit
+    const { engine } = makeEngine({ promptBudgetTokens: 6_000, workingMemoryMax: 10, summaryMaxTokens: 20 });
     const turns = await drive(engine, syntheticSession(40));
     const asked = turns.filter((t) => t.housekeepingTokens > 0);
     expect(asked.length).toBeGreaterThan(0);
