@@ -57,7 +57,8 @@ module.exports = {
       comment: 'Only src/extension talks to the editor; the engine and the CLI run in plain Node.',
       severity: 'error',
       from: { pathNot: '^src/extension/' },
-      to: { path: '^vscode$' },
+      // With @types/vscode installed, 'vscode' resolves to its typings: match both forms.
+      to: { path: ['^vscode$', '(^|/)node_modules/@types/vscode/'] },
     },
     {
       name: 'webview-imports-only-shared',

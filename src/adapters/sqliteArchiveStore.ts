@@ -43,6 +43,17 @@ const blockSchema = z.union([
 ]);
 const bodySchema = z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.array(blockSchema) }));
 
+export interface ArchiveOptions {
+  /** How long a write waits for another process's lock before failing with archive_locked, ms. */
+  busyTimeoutMs?: number;
+  /**
+   * SQLite's `synchronous` under WAL. FULL (the default) syncs the WAL at every commit, so an
+   * archived exchange survives a power loss; NORMAL survives a process crash but may lose the
+   * last commits on power loss. See README, "Durability".
+   */
+  synchronous?: 'FULL' | 'NORMAL';
+}
+
 type Row = { session_id: string; seq: number; created_at: number; header: string; summary: string; body_json: string; tokens: number };
 
 /**
@@ -52,28 +63,33 @@ type Row = { session_id: string; seq: number; created_at: number; header: string
 export class SqliteArchiveStore implements ArchiveStore {
   private readonly db: Database.Database;
 
-  constructor(readonly path: string, options: { busyTimeoutMs?: number } = {}) {
+  constructor(readonly path: string, options: ArchiveOptions = {}) {
     this.db = guard(path, () => {
       const db = new Database(path, { timeout: options.busyTimeoutMs ?? 2_000 });
       if (path !== ':memory:') db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
+      db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
       db.pragma('foreign_keys = ON');
       migrate(db, path);
       return db;
     });
   }
 
+  /**
+   * One transaction per exchange: its blobs, its session row, its row and its FTS row commit
+   * together or not at all. A seq already stored with the same content is a no-op; with other
+   * content it is refused. A missing seq below the last one may be filled (a retried write).
+   */
   put(exchange: ArchivedExchange): void {
-    const body = JSON.stringify(exchange.full, (_key, value: unknown) => (typeof value === 'string' && value.length > BLOB_FROM_CHARS ? { $blob: this.storeBlob(value) } : value));
     guard(this.path, () =>
       this.db.transaction(() => {
-        const existing = this.db.prepare('SELECT body_json, header, summary FROM exchanges WHERE session_id = ? AND seq = ?').get(exchange.sessionId, exchange.seq) as Row | undefined;
+        const body = JSON.stringify(exchange.full, (_key, value: unknown) => (typeof value === 'string' && value.length > BLOB_FROM_CHARS ? { $blob: this.storeBlob(value) } : value));
+        const existing = this.db.prepare('SELECT body_json FROM exchanges WHERE session_id = ? AND seq = ?').get(exchange.sessionId, exchange.seq) as Pick<Row, 'body_json'> | undefined;
         if (existing) {
           if (existing.body_json === body) return;
-          throw new ArchiveError(`Exchange e${exchange.seq} of session ${exchange.sessionId} is already archived with other content; ids are never reused.`, 'archive_conflict');
-        }
-        if (exchange.seq <= this.lastSeq(exchange.sessionId)) {
-          throw new ArchiveError(`Exchange e${exchange.seq} of session ${exchange.sessionId} comes after a later one; ids only grow.`, 'archive_conflict');
+          throw new ArchiveError(
+            `Exchange e${exchange.seq} of session ${exchange.sessionId} is already archived with other content (in ${this.path}); ids are never reused. Two Strata windows may be writing the same session: close one.`,
+            'archive_conflict',
+          );
         }
         this.db.prepare('INSERT OR IGNORE INTO sessions (id, created_at) VALUES (?, ?)').run(exchange.sessionId, exchange.createdAt);
         this.db
@@ -145,9 +161,10 @@ export class SqliteArchiveStore implements ArchiveStore {
     if (this.db.open) this.db.close();
   }
 
+  /** Inside `put`'s transaction only: a blob is never stored without the exchange that uses it. */
   private storeBlob(text: string): string {
     const hash = createHash('sha256').update(text).digest('hex');
-    guard(this.path, () => this.db.prepare('INSERT OR IGNORE INTO blobs (hash, text, bytes) VALUES (?, ?, ?)').run(hash, text, Buffer.byteLength(text)));
+    this.db.prepare('INSERT OR IGNORE INTO blobs (hash, text, bytes) VALUES (?, ?, ?)').run(hash, text, Buffer.byteLength(text));
     return hash;
   }
 
@@ -159,7 +176,7 @@ export class SqliteArchiveStore implements ArchiveStore {
 }
 
 /** Opens (creating if needed) the archive at `path`; ':memory:' for a throwaway one. */
-export function openSqliteArchive(path: string, options?: { busyTimeoutMs?: number }): SqliteArchiveStore {
+export function openSqliteArchive(path: string, options?: ArchiveOptions): SqliteArchiveStore {
   return new SqliteArchiveStore(path, options);
 }
 
@@ -189,7 +206,7 @@ function guard<T>(path: string, work: () => T): T {
       throw new ArchiveError(`${path} is not a readable Strata archive (${code}). Move it away (it was not changed) and Strata will start a new archive.`, 'archive_corrupt');
     }
     if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-      throw new ArchiveError(`The archive ${path} is locked by another process. Close the other Strata window or wait, then try again; nothing was lost.`, 'archive_locked');
+      throw new ArchiveError(`The archive ${path} is locked by another process (another Strata window, or a tool holding it open).`, 'archive_locked');
     }
     if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) {
       throw new ArchiveError(`The archive ${path} cannot be written (${code}). Check the folder exists, is writable and has free space.`, 'archive_io');

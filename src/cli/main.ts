@@ -1,52 +1,93 @@
-import { StrataError } from '../engine/ports';
-import { parseArgs } from './parseArgs';
 import { join } from 'node:path';
-import { resolveEngineSettings } from '../shared/engineSettings';
+import { StrataError } from '../engine/ports';
 import { runBench } from './bench/benchCommand';
+import { CHAT_USAGE, runChat } from './chatCommand';
+import { cliSettings, inCliTerms, parseSet } from './cliSettings';
+import { BENCH_SPEC, commandHelp, COMMANDS, DEFAULT_SCALE, DEFAULT_WINDOWS, fullHelp, REPLAY_SPEC } from './commandSpec';
+import { parseArgs, positiveInt, positiveIntList, stringValue } from './parseArgs';
 import { runReplay } from './replayCommand';
 
-const USAGE = `usage:
-  strata replay <session.jsonl> [--dump <requests.jsonl>] [--window <tokens>] [--budget <tokens>] [--archive <file.sqlite>] [--quiet]
-  strata bench [--sessions <dir>] [--json <file>] [--plot <file.svg>] [--plot-session <name>] [--window <tokens>] [--budget <tokens>] [--scale 100,1000,10000 | --no-scale] [--set name=value,name=value (engine settings, e.g. workingMemoryMax=15)]`;
+const print = (line: string) => process.stdout.write(`${line}\n`);
 
-/** Entry point of the `strata` bin: dispatches a subcommand, turns errors into readable messages. */
+/** Entry point of the `strata` bin: dispatches a subcommand; every usage error is found before anything is printed. */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === 'replay') {
-    const args = parseArgs(rest, { dump: 'string', window: 'number', budget: 'number', archive: 'string', quiet: 'boolean' });
-    const session = args.positional[0];
-    if (!session || args.positional.length > 1) throw new StrataError(`replay takes exactly one session file.\n${USAGE}`, 'usage');
-    const totals = await runReplay({ session, ...args.options }, (line) => process.stdout.write(`${line}\n`));
-    return totals.overBudget > 0 ? 1 : 0;
-  }
-  if (command === 'bench') {
-    const args = parseArgs(rest, { sessions: 'string', json: 'string', plot: 'string', 'plot-session': 'string', window: 'number', budget: 'number', scale: 'string', 'no-scale': 'boolean', set: 'string' });
-    if (args.positional.length > 0) throw new StrataError(`bench takes no positional arguments.\n${USAGE}`, 'usage');
-    const o = args.options;
-    const scale = o['no-scale'] ? [] : (o.scale ?? '100,1000,10000').split(',').map((x) => Number(x.trim()));
-    if (scale.some((n) => !Number.isInteger(n) || n <= 0)) throw new StrataError(`--scale takes positive whole numbers separated by commas, got '${o.scale}'.`, 'usage');
-    const settings = resolveEngineSettings({ ...parseSet(o.set), ...(o.window !== undefined ? { contextWindow: o.window } : {}), ...(o.budget !== undefined ? { promptBudgetTokens: o.budget } : {}) });
-    const sessions = o.sessions ?? join(__dirname, '..', 'bench', 'sessions');
-    await runBench({ sessions, scale, settings, ...(o.json ? { json: o.json } : {}), ...(o.plot ? { plot: o.plot } : {}), ...(o['plot-session'] ? { plotSession: o['plot-session'] } : {}) }, (line) => process.stdout.write(`${line}\n`));
+  if (command === undefined) throw new StrataError(`No command given.\n${fullHelp([CHAT_USAGE])}`, 'usage');
+  if (command === 'help' || command === '--help' || command === '-h') {
+    const topic = rest[0];
+    const spec = COMMANDS.find((c) => c.name === topic);
+    if (topic !== undefined && topic !== 'chat' && !spec) throw new StrataError(`No help on '${topic}': the commands are chat, ${COMMANDS.map((c) => c.name).join(', ')}.`, 'usage');
+    print(topic === 'chat' ? CHAT_USAGE : spec ? commandHelp(spec) : fullHelp([CHAT_USAGE]));
     return 0;
   }
-  if (command === '--help' || command === '-h' || command === undefined) {
-    process.stdout.write(`${USAGE}\n`);
-    return command === undefined ? 2 : 0;
-  }
-  throw new StrataError(`Unknown command '${command}'.\n${USAGE}`, 'usage');
+  if (command === 'chat') return runChat(rest, { stdin: process.stdin, out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });
+  if (command === 'replay') return replay(rest);
+  if (command === 'bench') return bench(rest);
+  throw new StrataError(`Unknown command '${command}'; the commands are help, chat, ${COMMANDS.map((c) => c.name).join(', ')}. Run 'strata help'.`, 'usage');
 }
 
-/** `a=1,b=2` -> { a: 1, b: 2 } (numbers where they parse); the settings schema validates the rest. */
-function parseSet(spec: string | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const pair of (spec ?? '').split(',').filter(Boolean)) {
-    const [key, value] = pair.split('=');
-    if (!key || value === undefined) throw new StrataError(`--set takes name=value pairs separated by commas, got '${pair}'.`, 'usage');
-    out[key.trim()] = Number.isFinite(Number(value)) ? Number(value) : value;
+async function replay(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs(REPLAY_SPEC, argv);
+  if (values.help) {
+    print(commandHelp(REPLAY_SPEC));
+    return 0;
   }
-  return out;
+  if (positionals.length !== 1) throw new StrataError(`replay takes exactly one session file, got ${positionals.length}. Run 'strata replay --help'.`, 'usage');
+  const window = positiveInt(values.window, 'window');
+  const budget = positiveInt(values.budget, 'budget');
+  const settings = cliSettings({ ...(window !== undefined ? { contextWindow: window } : {}), ...(budget !== undefined ? { promptBudgetTokens: budget } : {}) });
+  const dump = stringValue(values.dump);
+  const archive = stringValue(values.archive);
+  const resume = stringValue(values.resume);
+  const outcome = await runReplay({ session: positionals[0]!, settings, quiet: values.quiet === true, ...(dump ? { dump } : {}), ...(archive ? { archive } : {}), ...(resume ? { resume } : {}) }, print);
+  return outcome.exitCode;
 }
+
+async function bench(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs(BENCH_SPEC, argv);
+  if (values.help) {
+    print(commandHelp(BENCH_SPEC));
+    return 0;
+  }
+  if (positionals.length > 0) throw new StrataError(`bench takes no positional arguments, got '${positionals.join(' ')}'. Run 'strata bench --help'.`, 'usage');
+  if (values.window !== undefined && values.windows !== undefined) throw new StrataError('Give --window or --windows, not both.', 'usage');
+  if (values.scale !== undefined && values['no-scale']) throw new StrataError('Give --scale or --no-scale, not both.', 'usage');
+  const window = positiveInt(values.window, 'window');
+  const windows = positiveIntList(values.windows, 'windows') ?? (window !== undefined ? [window] : DEFAULT_WINDOWS);
+  const scale = values['no-scale'] ? [] : (positiveIntList(values.scale, 'scale') ?? DEFAULT_SCALE);
+  const budget = positiveInt(values.budget, 'budget');
+  const input = { ...parseSet(stringValue(values.set)), ...(budget !== undefined ? { promptBudgetTokens: budget } : {}) };
+  if ('contextWindow' in input) throw new StrataError('Set the window with --window or --windows, not --set contextWindow.', 'usage');
+  // Exactly what --window has always done: the window goes into the engine settings, everything else as given.
+  const settingsAt = (w: number) => cliSettings({ ...input, contextWindow: w });
+  windows.forEach(settingsAt);
+  const plotSession = stringValue(values['plot-session']);
+  const sessionPlot = stringValue(values['session-plot']);
+  if (plotSession !== undefined && sessionPlot === undefined) throw new StrataError('--plot-session picks the session --session-plot draws; give --session-plot <file.svg> too.', 'usage');
+  const json = stringValue(values.json);
+  const plot = stringValue(values.plot);
+  await runBench(
+    {
+      sessions: stringValue(values.sessions) ?? join(__dirname, '..', 'bench', 'sessions'),
+      windows,
+      settingsAt,
+      scale,
+      ...(json ? { json } : {}),
+      ...(plot ? { plot } : {}),
+      ...(sessionPlot ? { sessionPlot } : {}),
+      ...(plotSession ? { plotSession } : {}),
+    },
+    print,
+  );
+  return 0;
+}
+
+// `strata bench | head` closes stdout early: stop quietly instead of dying on EPIPE with a stack trace.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  process.stderr.write(`strata: cannot write the output: ${error.message}\n`);
+  process.exit(1);
+});
 
 main(process.argv.slice(2)).then(
   (code) => {
@@ -54,7 +95,7 @@ main(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`strata: ${message}\n`);
+    process.stderr.write(`strata: ${inCliTerms(message)}\n`);
     process.exitCode = error instanceof StrataError && error.code === 'usage' ? 2 : 1;
   },
 );

@@ -1,5 +1,4 @@
-import { basename } from 'node:path';
-import { resolveEngineSettings } from '../shared/engineSettings';
+import type { EngineSettings } from '../shared/engineSettings';
 import { openSqliteArchive } from '../adapters/sqliteArchiveStore';
 import { readSessionFile } from '../adapters/sessionFileReader';
 import { createTiktokenTokenizer } from '../adapters/tiktokenTokenizer';
@@ -7,49 +6,98 @@ import { JsonlWriter } from '../adapters/jsonlWriter';
 import { makeTempDir } from '../adapters/tempFiles';
 import { stderrLogger } from '../adapters/streamLogger';
 import { replaySession } from './replaySession';
+import { chooseReplaySession, replayFileKey } from './replaySessionId';
 import { addToTotals, emptyTotals, tableHeader, tableRow, totalsLine } from './replayTable';
 import type { ReplayTotals } from './replayTable';
 import type { ArchiveStore, Logger } from '../engine/ports';
-import { ArchiveError } from '../engine/ports';
+import { ArchiveError, StrataError } from '../engine/ports';
 
 export interface ReplayArgs {
   session: string;
+  /** Engine settings, validated by the caller (the CLI builds them from --window and --budget). */
+  settings: EngineSettings;
   dump?: string;
-  window?: number;
-  budget?: number;
   archive?: string;
+  /** A session id of this file in `archive`, or `last`; without it the replay starts a new session. */
+  resume?: string;
   quiet?: boolean;
 }
+
+/** The totals, and how the replay ended: `exitCode` is what `strata replay` exits with. */
+export interface ReplayOutcome extends ReplayTotals {
+  sessionId: string;
+  /** Exchanges the archive could not take (lost when the process ended). */
+  unarchived: number;
+  interrupted?: NodeJS.Signals;
+  exitCode: number;
+}
+
+/** 128 + the signal's number, as shells report a process ended by it. */
+const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
 
 /**
  * `strata replay`: runs a recorded session through the engine, prints the per-exchange table
  * and totals, and with --dump writes the contract lines (see README, "The replay contract").
  */
-export async function runReplay(args: ReplayArgs, out: (line: string) => void): Promise<ReplayTotals> {
+export async function runReplay(args: ReplayArgs, out: (line: string) => void): Promise<ReplayOutcome> {
+  if (args.resume !== undefined && !args.archive) throw new StrataError('--resume needs --archive <file.sqlite>: the session to resume lives there.', 'usage');
   const session = readSessionFile(args.session);
-  const settings = resolveEngineSettings({
-    ...(args.window !== undefined ? { contextWindow: args.window } : {}),
-    ...(args.budget !== undefined ? { promptBudgetTokens: args.budget } : {}),
-  });
+  const settings = args.settings;
   const logger = stderrLogger();
   const temp = makeTempDir('strata-replay-');
   const archive = openArchiveOrTemp(args.archive, `${temp.dir}/archive.sqlite`, logger);
   const dump = args.dump ? new JsonlWriter(args.dump) : undefined;
   const totals = emptyTotals();
+  let interrupted: NodeJS.Signals | undefined;
+  const stop = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    interrupted = signal;
+    stop.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
+    const target = chooseReplaySession(archive.listSessions(), replayFileKey(args.session, session), args.resume);
+    const from = target.resume ? archive.lastSeq(target.sessionId) : 0;
+    const named = args.archive !== undefined && archive.path === args.archive;
+    if (named) out(`session ${target.sessionId} in ${args.archive}: ${target.resume ? `resumed after e${from}` : 'new'}`);
     if (!args.quiet) out(tableHeader());
-    const result = await replaySession(session, basename(args.session), settings, { tokenizer: createTiktokenTokenizer(), archive, logger }, (turn) => {
-      for (const call of turn.assembled.condenseCalls) {
-        dump?.write({ turn: turn.turn, kind: 'condense', request: call.request, outputTokens: call.outputTokens });
-      }
-      dump?.write({ turn: turn.turn, kind: 'main', request: turn.assembled.request, housekeepingTokens: turn.assembled.housekeepingTokens });
-      addToTotals(totals, turn);
-      if (!args.quiet) out(tableRow(turn));
-    });
-    for (const problem of result.problems) logger.warn(problem);
+    // A row is printed once its exchange is archived: a row on stdout means that turn is stored.
+    const rows = new Map<number, string>();
+    const result = await replaySession(
+      session,
+      target.sessionId,
+      settings,
+      { tokenizer: createTiktokenTokenizer(), archive, logger },
+      (turn) => {
+        for (const call of turn.assembled.condenseCalls) {
+          dump?.write({ turn: turn.turn, kind: 'condense', request: call.request, outputTokens: call.outputTokens });
+        }
+        dump?.write({ turn: turn.turn, kind: 'main', request: turn.assembled.request, housekeepingTokens: turn.assembled.housekeepingTokens });
+        addToTotals(totals, turn);
+        if (!args.quiet) rows.set(turn.turn, tableRow(turn));
+      },
+      {
+        resume: target.resume,
+        signal: stop.signal,
+        onArchived: (turn) => {
+          const row = rows.get(turn);
+          rows.delete(turn);
+          if (row !== undefined) out(row);
+        },
+      },
+    );
+    // The engine already logged its archive warnings as they happened: tell the rest.
+    for (const problem of result.problems) if (!logger.warnings.includes(problem)) logger.warn(problem);
     out(totalsLine(totals));
-    return totals;
+    // A signal after the last turn stopped nothing: the replay is complete.
+    const stoppedBy = result.interrupted ? interrupted : undefined;
+    if (stoppedBy) logger.warn(`Stopped by ${stoppedBy} after e${result.skipped + result.turns}; every exchange up to it is archived.${named ? ` Continue with --resume ${target.sessionId}.` : ''}`);
+    const exitCode = stoppedBy ? (SIGNAL_EXIT[stoppedBy] ?? 1) : totals.overBudget > 0 || result.unarchived > 0 ? 1 : 0;
+    return { ...totals, sessionId: target.sessionId, unarchived: result.unarchived, ...(stoppedBy ? { interrupted: stoppedBy } : {}), exitCode };
   } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
     dump?.close();
     archive.close();
     temp.remove();
@@ -69,5 +117,6 @@ function openArchiveOrTemp(path: string | undefined, tempPath: string, logger: L
       logger.warn(`${error.message} Replaying with a temporary archive instead.`);
     }
   }
-  return openSqliteArchive(tempPath);
+  // A temporary archive is deleted at exit: surviving a power loss buys nothing there.
+  return openSqliteArchive(tempPath, { synchronous: 'NORMAL' });
 }

@@ -32,9 +32,9 @@ export class HeaderLines {
       if (fits(lines)) return lines;
     }
     // Budgets too tight for aligned ranges: one range for all but the latest few, fewer until it fits.
-    for (let individual = Math.max(0, maxHeaders - 1); ; individual = Math.floor(individual / 2)) {
+    for (let individual = Math.min(n, Math.max(0, maxHeaders - 1)); ; individual = Math.floor(individual / 2)) {
       const start = n - individual;
-      const lines = [this.rangeLine(records, 0, start), ...all.slice(start)];
+      const lines = start > 0 ? [this.rangeLine(records, 0, start), ...all.slice(start)] : all;
       if (fits(lines) || individual === 0) return lines;
     }
   }

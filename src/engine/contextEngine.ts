@@ -10,6 +10,7 @@ import type { EngineEvent } from './engineEvents';
 import { effectiveBudget, layerBudgets, lowWatermark, newEngineState } from './engineState';
 import type { EngineState, Pressure } from './engineState';
 import type { Exchange } from './exchange';
+import type { FlushReport } from './archiveWriteQueue';
 import { ExchangeRecorder } from './exchangeRecorder';
 import type { LiveExchange } from './liveExchange';
 import { renderInput, renderOutput, sumTokens } from './liveExchange';
@@ -72,6 +73,7 @@ export class ContextEngine {
   private pendingOriginal?: Message;
   private pendingRetrieval?: string;
   private nextSeq: number;
+  private closed = false;
 
   constructor(private readonly options: ContextEngineOptions) {
     const system: TextBlock[] = [{ type: 'text', text: `${options.systemPrompt}\n\n${PROTOCOL_INSTRUCTIONS}` }];
@@ -92,6 +94,7 @@ export class ContextEngine {
 
   /** Starts the next exchange with its input: the user's message or the previous answer's tool results. */
   beginExchange(input: Message): void {
+    if (this.closed) throw new StrataError('This session is closed; open a new ContextEngine to go on.', 'closed');
     if (this.state.pending) throw new StrataError('An exchange is already waiting for its answer; complete it before starting another.', 'exchange_open');
     if (input.role !== 'user') throw new StrataError(`An exchange starts with a user message, got '${input.role}'.`, 'bad_input');
     const content: ContentBlock[] = this.pendingRetrieval ? [...input.content, { type: 'text', text: this.pendingRetrieval }] : input.content;
@@ -229,6 +232,29 @@ export class ContextEngine {
   retrieve(ids: readonly string[], format: RetrievalFormat): string {
     const count = (t: string) => this.state.tokenizer.count(t);
     return retrieveExchanges(this.recorder.reader, this.options.sessionId, ids, format, this.state.settings.retrievalQuotaTokens, count).text;
+  }
+
+  /** Archive writes not done yet (a locked, full or damaged archive); 0 when everything is stored. */
+  get pendingArchiveWrites(): number {
+    return this.recorder.pendingWrites;
+  }
+
+  /** Tries every pending archive write now (the editor calls it on exit); reports what is still pending. */
+  flush(): FlushReport {
+    return this.recorder.flush();
+  }
+
+  /**
+   * Flushes, then closes the archive (the engine owns it from construction). What the report
+   * still lists as pending is lost, and has been logged as an error. Closing twice is harmless.
+   */
+  close(): FlushReport {
+    if (this.closed) return { pending: [], problems: [] };
+    const report = this.flush();
+    if (report.pending.length > 0) this.options.logger.error(`Closing session ${this.options.sessionId}: ${report.problems[report.problems.length - 1] ?? ''}`);
+    this.closed = true;
+    this.options.archive.close();
+    return report;
   }
 
   /**

@@ -1,4 +1,6 @@
 import type { Housekeeping } from '../shared/protocolSchema';
+import { ArchiveWriteQueue } from './archiveWriteQueue';
+import type { FlushReport } from './archiveWriteQueue';
 import { messageTokens } from './blockTokens';
 import { exchangeEntities } from './derive/entities';
 import { deriveHeader, deriveSummary } from './derive/describeExchange';
@@ -9,27 +11,38 @@ import { factsOf } from './exchangeFacts';
 import type { Narrative } from './narrative';
 import { advanceNarrative, applyHousekeeping } from './narrative';
 import type { ArchivedExchange, ArchiveStore, Logger } from './ports';
-import { StrataError } from './ports';
 import { trimToTokens } from './text/trimToBudget';
 
 /**
  * Turns a finished exchange into its trio (header, summary, full), archives it, and feeds the
- * index and the narrative. An archive failure never loses the exchange: it waits in memory and
- * is written with the next one.
+ * index and the narrative. Writes go through an ArchiveWriteQueue: one that fails stays in
+ * memory, readable, and is retried on its own (see that class for when).
  */
 export class ExchangeRecorder {
-  private readonly unarchived: ArchivedExchange[] = [];
+  private readonly writes: ArchiveWriteQueue;
 
   constructor(
     private readonly options: { sessionId: string; archive: ArchiveStore; logger: Logger },
     private readonly state: EngineState,
-  ) {}
+  ) {
+    this.writes = new ArchiveWriteQueue(options.archive, options.logger);
+  }
 
-  /** Archive access that also sees exchanges still waiting for a failed write to succeed. */
+  /** Archive access that also sees exchanges whose write has not succeeded yet. */
   readonly reader: Pick<ArchiveStore, 'get' | 'lastSeq'> = {
-    get: (sessionId, seq) => this.unarchived.find((e) => e.seq === seq && e.sessionId === sessionId) ?? this.safeGet(sessionId, seq),
-    lastSeq: (sessionId) => Math.max(this.options.archive.lastSeq(sessionId), ...this.unarchived.map((e) => e.seq)),
+    get: (sessionId, seq) => this.writes.pendingExchange(sessionId, seq) ?? this.safeGet(sessionId, seq),
+    lastSeq: (sessionId) => Math.max(this.options.archive.lastSeq(sessionId), this.writes.lastPendingSeq(sessionId)),
   };
+
+  /** Archive writes not yet done (exchanges and summary updates). */
+  get pendingWrites(): number {
+    return this.writes.pendingCount;
+  }
+
+  /** Tries every pending archive write now; reports what is still pending. */
+  flush(): FlushReport {
+    return this.writes.flush();
+  }
 
   /** Records the exchange; returns problems worth telling the user (never throws on archive trouble). */
   record(exchange: Exchange, housekeeping: Housekeeping | undefined): string[] {
@@ -45,10 +58,11 @@ export class ExchangeRecorder {
     this.state.summaries.set(exchange.seq, summary);
     const facts = factsOf(exchange, header, entities.files, entities.symbols);
     this.state.narrative = applyHousekeeping(advanceNarrative(this.state.narrative, facts), housekeeping);
-    const problems = this.applyModelSummaries(housekeeping, count);
     const tokens = messageTokens(exchange.input, count) + messageTokens(exchange.output, count);
-    this.unarchived.push({ sessionId: this.options.sessionId, seq: exchange.seq, createdAt: exchange.createdAt, header, summary, full: [exchange.input, exchange.output], tokens });
-    problems.push(...this.flush());
+    // Queued before the model's summaries are applied, so one naming this very exchange lands in its row.
+    this.writes.put({ sessionId: this.options.sessionId, seq: exchange.seq, createdAt: exchange.createdAt, header, summary, full: [exchange.input, exchange.output], tokens });
+    const problems = this.applyModelSummaries(housekeeping, count);
+    problems.push(...this.writes.drain());
     return problems;
   }
 
@@ -73,33 +87,9 @@ export class ExchangeRecorder {
       const header = housekeeping?.headers?.[id];
       const line = header ? trimToTokens(header, this.state.settings.headerMaxTokens, count) : this.state.headers[seq - 1]!.line;
       this.state.headers[seq - 1]!.line = line;
-      const waiting = this.unarchived.find((e) => e.seq === seq);
-      if (waiting) Object.assign(waiting, { header: line, summary });
-      else this.tryArchive(() => this.options.archive.updateTrio(this.options.sessionId, seq, line, summary));
+      this.writes.updateTrio(this.options.sessionId, seq, line, summary);
     }
     return problems;
-  }
-
-  /** Writes waiting exchanges in order; stops at the first failure and keeps the rest waiting. */
-  private flush(): string[] {
-    while (this.unarchived.length > 0) {
-      const next = this.unarchived[0]!;
-      const problem = this.tryArchive(() => this.options.archive.put(next));
-      if (problem) return [problem];
-      this.unarchived.shift();
-    }
-    return [];
-  }
-
-  private tryArchive(write: () => void): string | undefined {
-    try {
-      write();
-      return undefined;
-    } catch (error) {
-      const message = error instanceof StrataError ? error.message : `Archive write failed: ${String(error)}`;
-      this.options.logger.warn(`${message} The exchange is kept in memory and will be written with the next one.`);
-      return message;
-    }
   }
 
   private safeGet(sessionId: string, seq: number): ArchivedExchange | undefined {

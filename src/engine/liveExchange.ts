@@ -45,7 +45,9 @@ export function renderInput(
   for (const block of message.content) {
     if (block.type === 'text') rest.push(block);
     else if (block.type === 'tool_use') rest.push(toolUseToText(block));
-    else if (block.type !== 'tool_result') rest.push(block);
+    // Reasoning belongs to answers; one found in an input is kept as plain text.
+    else if (block.type === 'thinking') rest.push({ type: 'text', text: block.thinking || '(empty thinking)' });
+    else if (block.type === 'redacted_thinking') rest.push({ type: 'text', text: '(redacted thinking)' });
     else {
       const text = toolResultText(block);
       const compacted = compactToolOutput(text, calls.get(block.tool_use_id), limits.codeMaxLines, limits.outputMaxLines);

@@ -44,9 +44,13 @@ export interface ArchiveSearchHit {
 
 /**
  * Durable store of every exchange (L5). Writes are idempotent per (session, seq); a seq once
- * written is never reused. Implementations raise `ArchiveError` with a user-facing message.
+ * written is never reused, but a missing one may be filled later (a write that failed and was
+ * retried). Each `put` is all or nothing. Implementations raise `ArchiveError` with a
+ * user-facing message; code `archive_locked` means "try again shortly".
  */
 export interface ArchiveStore {
+  /** Where the archive lives (a file path), for messages; absent for in-memory stores. */
+  readonly path?: string;
   put(exchange: ArchivedExchange): void;
   get(sessionId: string, seq: number): ArchivedExchange | undefined;
   /** Highest seq stored for the session, 0 when none. */

@@ -56,6 +56,11 @@ export function requestProblems(request: MessagesRequest): string[] {
             });
           }
           break;
+        case 'thinking':
+        case 'redacted_thinking':
+          if (message.role !== 'assistant') problems.push(`${where} is a ${block.type} block in a ${message.role} message`);
+          if (block.cache_control) problems.push(`${where}: a ${block.type} block cannot carry cache_control`);
+          break;
       }
     });
     if (message.role === 'user') {

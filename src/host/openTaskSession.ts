@@ -11,6 +11,7 @@ import { createTiktokenTokenizer } from '../adapters/tiktokenTokenizer';
 import { ContextEngine } from '../engine/contextEngine';
 import type { ArchiveStore, Clock, Logger } from '../engine/ports';
 import type { EngineSettings } from '../shared/engineSettings';
+import type { ToolDefinition } from '../shared/messages';
 import { resolveEngineSettings } from '../shared/engineSettings';
 import type { TurnEnvironment } from '../task/environment';
 import { systemPrompt } from '../task/environment';
@@ -59,6 +60,11 @@ export interface TaskSession {
   archive: ArchiveStore;
   profile: ModelProfile;
   tracker: FileContextTracker;
+  /** The agent's system text and tool definitions as given to the engine (a recording keeps them). */
+  systemText: string;
+  toolDefinitions: ToolDefinition[];
+  /** The time the engine gave the latest exchange, ms since epoch (a recording keeps it for replays). */
+  exchangeTime(): number;
   /** Flushes and closes the archive; call on exit. */
   close(): void;
 }
@@ -69,6 +75,9 @@ const MAX_ANSWER_TOKENS = 16_000;
 /** Builds a ready Task: archive, tokenizer, model client and profile, engine, tools. */
 export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSession> {
   const clock = o.clock ?? systemClock;
+  // The engine reads the clock once per exchange, when it begins; the last reading is that exchange's time.
+  let lastEngineTime = 0;
+  const engineClock: Clock = { now: () => (lastEngineTime = clock.now()) };
   const model = o.modelClient ?? new AnthropicModelClient({ apiKey: o.apiKey, ...(o.baseURL ? { baseURL: o.baseURL } : {}) });
   const profile = await new ModelProfileResolver().resolve({
     model: o.model,
@@ -97,9 +106,11 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
   });
   const sessionId = o.sessionId ?? `s-${new Date(clock.now()).toISOString().slice(0, 10)}-${randomUUID().slice(0, 8)}`;
   const stable = { os: `${platform()} ${release()}`, shell: commands.shell, workspaceRoot: workspace.root, frontEnd: o.frontEnd };
+  const systemText = systemPrompt(stable, o.userInstructions);
   let engine: ContextEngine;
   const recall = recallTool({ retrieve: (ids, format) => engine.retrieve(ids, format), searchArchive: (q, n) => engine.searchArchive(q, n) });
   const tools = [...WORKSPACE_TOOLS, recall];
+  const toolDefinitions = toolDefinitionsForApi(tools);
   try {
     engine = new ContextEngine({
       sessionId,
@@ -107,10 +118,12 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
       tokenizer,
       archive,
       summarizer: new ModelSummarizer(model, profile.condenseModel ?? o.model),
-      clock,
+      clock: engineClock,
       logger: o.logger,
-      systemPrompt: systemPrompt(stable, o.userInstructions),
-      tools: toolDefinitionsForApi(tools),
+      systemPrompt: systemText,
+      tools: toolDefinitions,
+      // A request the API would reject fails here with the reason, before it costs a call.
+      validateRequests: true,
     });
   } catch (error) {
     archive.close();
@@ -129,5 +142,5 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
     tracker,
     clock,
   });
-  return { sessionId, task, engine, archive, profile, tracker, close: () => archive.close() };
+  return { sessionId, task, engine, archive, profile, tracker, systemText, toolDefinitions, exchangeTime: () => lastEngineTime, close: () => void engine.close() };
 }

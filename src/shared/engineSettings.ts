@@ -56,6 +56,9 @@ export const engineSettingsSchema = z.object({
 
 export type EngineSettings = z.infer<typeof engineSettingsSchema>;
 
+/** The same schema, but an unknown setting name is an error (the CLI's `--set`), not silently dropped. */
+export const strictEngineSettingsSchema = engineSettingsSchema.strict();
+
 /** Settings with every default applied; throws a readable error for out-of-range values. */
 export function resolveEngineSettings(input: unknown = {}): EngineSettings {
   const parsed = engineSettingsSchema.safeParse(input);

@@ -90,16 +90,32 @@ export const contentBlockSchema = z.looseObject({ type: z.string() }).transform(
   return result;
 });
 
+/**
+ * What `strata chat --record` writes beside a message so a replay sends the same requests: on an
+ * input, the time the engine gave the exchange; on an answer, the prompt size the engine estimated
+ * and the API reported (the pair that corrected the tokenizer).
+ */
+export const recordingNoteSchema = z.object({
+  at: z.number().int().nonnegative().optional(),
+  estimatedTokens: z.number().int().nonnegative().optional(),
+  reportedTokens: z.number().int().nonnegative().optional(),
+});
+
+export type RecordingNote = z.infer<typeof recordingNoteSchema>;
+
 /** One message line; string content becomes a single text block. */
 export const messageSchema = z.object({
   role: z.enum(['user', 'assistant']),
   content: z.union([z.string().transform((text): ContentBlock[] => [{ type: 'text', text }]), z.array(contentBlockSchema)]),
+  strata: recordingNoteSchema.optional().catch(undefined),
 });
 
 /** A session file read and checked: problems are what was skipped or repaired, one line each. */
 export interface ParsedSession {
   meta: SessionMeta;
   messages: Message[];
+  /** Recording notes by message index (sessions recorded by `strata chat`); empty for others. */
+  notes: Map<number, RecordingNote>;
   problems: string[];
 }
 
@@ -114,6 +130,7 @@ export function parseSessionText(text: string, sourceName: string): ParsedSessio
   const problems: string[] = [];
   const messages: Message[] = [];
   const lineNumbers: number[] = [];
+  const notes = new Map<number, RecordingNote>();
   let meta: SessionMeta = {};
   for (let i = first; i < lines.length; i++) {
     const line = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
@@ -131,7 +148,8 @@ export function parseSessionText(text: string, sourceName: string): ParsedSessio
       problems.push(`${where}: ${what}; line skipped`);
       continue;
     }
-    const message = cleanMessage(parsed.data, where, problems);
+    const { strata: note, ...rest } = parsed.data;
+    const message = cleanMessage(rest, where, problems);
     if (!message) continue;
     const previous = messages[messages.length - 1];
     if (previous && previous.role === message.role) {
@@ -139,10 +157,11 @@ export function parseSessionText(text: string, sourceName: string): ParsedSessio
       problems.push(`${where}: second ${message.role} message in a row (previous on line ${lineNumbers[lineNumbers.length - 1]}); merged into it`);
       continue;
     }
+    if (note) notes.set(messages.length, note);
     messages.push(message);
     lineNumbers.push(i + 1);
   }
-  return { meta, messages, problems };
+  return { meta, messages, notes, problems };
 }
 
 /**

@@ -110,13 +110,13 @@ export class Task {
     try {
       turn = await engine.assemble(signal);
     } catch (error) {
-      return this.failTurn(error, emptyAnswer());
+      return this.failTurn(error, emptyAnswer(), input);
     }
     for (const event of turn.events) this.emit({ type: 'engine', event });
     const engineMs = this.options.clock.now() - startedAt;
 
     const called = await this.callModel(turn, signal);
-    if ('error' in called) return this.failTurn(called.error, called.partial);
+    if ('error' in called) return this.failTurn(called.error, called.partial, input, turn.turn);
     const { result } = called;
     turn = called.turn;
     const modelMs = this.options.clock.now() - startedAt - engineMs;
@@ -129,6 +129,7 @@ export class Task {
     const answer = stopped ? withNote(result.message, STOPPED_NOTE) : result.message;
     // Archiving, headers, summaries and index updates: after the answer has streamed.
     engine.completeExchange(answer);
+    this.emit({ type: 'exchange', turn: turn.turn, input, output: answer, estimatedTokens: turn.tokens, reportedTokens: reported });
 
     const calls = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (calls.length > 0) {
@@ -198,11 +199,12 @@ export class Task {
   }
 
   /** A failed turn is still archived (the user's input and whatever arrived), then reported. */
-  private failTurn(error: unknown, partial: Message): undefined {
+  private failTurn(error: unknown, partial: Message, input: Message, turn = 0): undefined {
     const message = error instanceof Error ? error.message : String(error);
     const code = error instanceof StrataError ? error.code : 'task_failed';
     const answer = withNote(partial, `[no complete answer: ${message}]`);
     this.options.engine.completeExchange(answer);
+    this.emit({ type: 'exchange', turn, input, output: answer, estimatedTokens: 0, reportedTokens: 0 });
     const open = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     this.owedResults = open.map((c) => ({ type: 'tool_result', tool_use_id: c.id, content: `Not run: ${message}`, is_error: true }));
     this.emit({ type: 'error', code, message });

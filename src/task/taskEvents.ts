@@ -1,5 +1,6 @@
 import type { EngineEvent } from '../engine/engineEvents';
 import type { Usage } from '../engine/usage';
+import type { Message } from '../shared/messages';
 import type { ModelUsage } from './modelClient';
 import type { TurnCost } from './pricing';
 
@@ -33,6 +34,12 @@ export type TaskEvent =
   | { type: 'tool_call'; turn: number; id: string; name: string; input: unknown }
   | { type: 'tool_result'; turn: number; id: string; name: string; text: string; isError: boolean }
   | { type: 'turn_done'; report: TurnReport }
+  /**
+   * An exchange closed: exactly what went into the engine (input and answer) and the prompt size
+   * the engine estimated against what the API reported (0 when no call was made). A recorder
+   * that keeps these can replay the session to the same requests.
+   */
+  | { type: 'exchange'; turn: number; input: Message; output: Message; estimatedTokens: number; reportedTokens: number }
   /** Re-layering, masking, condensing, sliding-window events from the engine. */
   | { type: 'engine'; event: EngineEvent }
   /** Something went wrong; `message` says what happened and what to do. Nothing was lost. */

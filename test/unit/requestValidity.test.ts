@@ -101,6 +101,19 @@ describe('requestProblems: each Messages API rule, one breakage each', () => {
     expect(requestProblems(parts)).toEqual(['5 cache breakpoints; the API accepts at most 4']);
   });
 
+  it('thinking blocks: accepted in answers, refused in user messages and with a cache mark', () => {
+    const ok = base();
+    ok.messages[1] = assistant({ type: 'thinking', thinking: 'plan', signature: 's' }, ...ok.messages[1]!.content);
+    expect(requestProblems(ok)).toEqual([]);
+    const bad = base();
+    bad.messages[4] = user({ type: 'redacted_thinking', data: 'x' }, text('next'));
+    bad.messages[3] = assistant({ type: 'thinking', thinking: 'p', signature: 's', cache_control: mark }, text('done'));
+    expect(requestProblems(bad)).toEqual([
+      'message 3 block 0: a thinking block cannot carry cache_control',
+      'message 4 block 0 is a redacted_thinking block in a user message',
+    ]);
+  });
+
   it('assertValidRequest throws a StrataError naming the turn and every problem', () => {
     expect(() => assertValidRequest(base(), 3)).not.toThrow();
     const bad = withMessage(4, [text('')]);

@@ -70,7 +70,7 @@ describe('Task loop over the real SDK and a local Messages API server', () => {
   it('runs a multi-turn tool session: three branches, tools run, housekeeping hidden, exact requests', async () => {
     session = await open();
     server.enqueue(
-      toolAnswer('read_file', { path: 'src/a.ts' }, 'Let me read it.'),
+      { content: [{ type: 'thinking', thinking: 'Read the file first.', signature: 'sig-1' }, { type: 'text', text: 'Let me read it.' }, { type: 'tool_use', name: 'read_file', input: { path: 'src/a.ts' } }] },
       toolAnswer('edit_file', { path: 'src/a.ts', edits: [{ search: '41', replace: '42' }] }),
       textAnswer('Changed 41 to 42.\n<housekeeping>{"narrative":{"state":"answer fixed"}}</housekeeping>', { input_tokens: 900, cache_read_input_tokens: 3000, output_tokens: 20 }),
     );
@@ -100,6 +100,9 @@ describe('Task loop over the real SDK and a local Messages API server', () => {
     const result = lastUser(bodies[1]!).content[0]!;
     expect(result).toMatchObject({ type: 'tool_result', tool_use_id: toolUseId });
     expect(JSON.stringify(result)).toContain('export const answer = 41;');
+    // The answer's thinking goes back whole, first in its turn, as tool loops on thinking models require.
+    expect(bodies[1]!.messages[bodies[1]!.messages.length - 2]!.content[0]).toEqual({ type: 'thinking', thinking: 'Read the file first.', signature: 'sig-1' });
+    expect(visibleText()).not.toContain('Read the file first.');
     // The system prefix is byte-identical across turns (cacheable).
     expect(JSON.stringify(bodies[2]!.system)).toBe(JSON.stringify(bodies[0]!.system));
 

@@ -46,7 +46,8 @@ export async function benchSession(session: ParsedSession, sessionId: string, se
       const started = performance.now();
       const out = await strategy.turn(history);
       const assembleMs = performance.now() - started;
-      ledger.record({ ...out, assembleMs }, answerTokens[turn]!, probes[turn]);
+      const compacted = counter.messages(out.request.messages) < counter.messages(history);
+      ledger.record({ ...out, assembleMs, compacted }, answerTokens[turn]!, probes[turn]);
       onTurn();
     }
     results[strategy.name as StrategyName] = ledger.totals;
@@ -56,7 +57,7 @@ export async function benchSession(session: ParsedSession, sessionId: string, se
     const ledger = new Ledger(count, settings.contextWindow);
     await replaySession(session, sessionId, settings, { tokenizer: ports.tokenizer, archive, logger: ports.logger }, (t) => {
       const calls = t.assembled.condenseCalls.map((c) => ({ request: c.request, outputTokens: c.outputTokens }));
-      ledger.record({ request: t.assembled.request, extraOutputTokens: t.assembled.housekeepingTokens, sideCalls: calls, assembleMs: t.assembleMs, budget: t.assembled.budget }, answerTokens[t.turn - 1] ?? 0, probes[t.turn - 1]);
+      ledger.record({ request: t.assembled.request, extraOutputTokens: t.assembled.housekeepingTokens, sideCalls: calls, assembleMs: t.assembleMs, budget: t.assembled.budget, compacted: t.assembled.mode !== 'full' }, answerTokens[t.turn - 1] ?? 0, probes[t.turn - 1]);
       onTurn();
     });
     results.strata = ledger.totals;

@@ -21,6 +21,10 @@ export interface StrategyTotals {
   peakTokens: number;
   overWindow: number;
   overBudget: number;
+  /** Turns on which the strategy sent fewer message tokens than the history it was given (it compacted). */
+  compactedTurns: number;
+  /** Largest prompt budget in force on any turn, tokens (Strata only; 0 for strategies without one). */
+  budgetMax: number;
   recall: RecallCounts;
   assembleMs: number[];
   /** Prompt tokens and running cost after each turn (for the plot). */
@@ -28,7 +32,7 @@ export interface StrategyTotals {
 }
 
 export function emptyTotals(): StrategyTotals {
-  return { requests: 0, inputTokens: 0, plain: 0, cacheWrite: 0, cacheRead: 0, outputTokens: 0, extraOutputTokens: 0, sideCallInputTokens: 0, cost: 0, peakTokens: 0, overWindow: 0, overBudget: 0, recall: emptyRecall(), assembleMs: [], perTurn: [] };
+  return { requests: 0, inputTokens: 0, plain: 0, cacheWrite: 0, cacheRead: 0, outputTokens: 0, extraOutputTokens: 0, sideCallInputTokens: 0, cost: 0, peakTokens: 0, overWindow: 0, overBudget: 0, compactedTurns: 0, budgetMax: 0, recall: emptyRecall(), assembleMs: [], perTurn: [] };
 }
 
 /** Bills one strategy's requests on one session through its own prompt cache. */
@@ -42,7 +46,7 @@ export class Ledger {
   ) {}
 
   /** One main request, what the model answered (`answerTokens`), and any extra calls. */
-  record(turn: { request: MessagesRequest; extraOutputTokens: number; sideCalls: SideCall[]; assembleMs: number; budget?: number }, answerTokens: number, probe: TurnProbe | undefined): BilledInput {
+  record(turn: { request: MessagesRequest; extraOutputTokens: number; sideCalls: SideCall[]; assembleMs: number; budget?: number; compacted?: boolean }, answerTokens: number, probe: TurnProbe | undefined): BilledInput {
     const t = this.totals;
     const billed = this.cache.bill(turn.request, this.count);
     t.requests += 1;
@@ -53,6 +57,8 @@ export class Ledger {
     t.peakTokens = Math.max(t.peakTokens, billed.total);
     if (billed.total > this.window) t.overWindow += 1;
     if (turn.budget !== undefined && billed.total > turn.budget) t.overBudget += 1;
+    if (turn.compacted) t.compactedTurns += 1;
+    if (turn.budget !== undefined) t.budgetMax = Math.max(t.budgetMax, turn.budget);
     let cost = inputCost(billed) + (answerTokens + turn.extraOutputTokens) * PRICE.output;
     t.outputTokens += answerTokens + turn.extraOutputTokens;
     t.extraOutputTokens += turn.extraOutputTokens;
@@ -85,6 +91,8 @@ export function addTotals(into: StrategyTotals, from: StrategyTotals): void {
   into.peakTokens = Math.max(into.peakTokens, from.peakTokens);
   into.overWindow += from.overWindow;
   into.overBudget += from.overBudget;
+  into.compactedTurns += from.compactedTurns;
+  into.budgetMax = Math.max(into.budgetMax, from.budgetMax);
   for (const key of Object.keys(into.recall) as Array<keyof RecallCounts>) into.recall[key] += from.recall[key];
   into.assembleMs.push(...from.assembleMs);
 }

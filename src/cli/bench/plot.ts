@@ -1,6 +1,13 @@
 import type { StrategyTotals } from './ledger';
 
 const COLORS = ['#6b7280', '#2563eb', '#059669', '#d97706', '#9333ea', '#0891b2', '#dc2626'];
+const ORDER = ['full', 'window', 'cline', 'condense', 'masking', 'clear-tool-uses', 'strata'];
+
+/** One colour per strategy, the same in every plot (strata red). */
+export function strategyColor(name: string): string {
+  const i = ORDER.indexOf(name);
+  return COLORS[(i < 0 ? 0 : i) % COLORS.length]!;
+}
 const W = 900;
 const H = 300;
 const PAD = { left: 70, right: 160, top: 36, bottom: 40 };
@@ -34,7 +41,7 @@ function chart(title: string, lines: Array<{ name: string; values: number[] }>, 
   }
   parts.push(`<text x="${(W - PAD.right + PAD.left) / 2}" y="${top + H - 8}" text-anchor="middle">turn (1-${maxX})</text>`);
   lines.forEach((line, n) => {
-    const color = COLORS[n % COLORS.length]!;
+    const color = strategyColor(line.name);
     const points = line.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
     parts.push(`<polyline fill="none" stroke="${color}" stroke-width="${line.name === 'strata' ? 2.5 : 1.5}" points="${points}"/>`);
     parts.push(`<text x="${W - PAD.right + 10}" y="${top + 70 + n * 16}" fill="${color}">${escapeXml(line.name)}</text>`);
@@ -42,6 +49,6 @@ function chart(title: string, lines: Array<{ name: string; values: number[] }>, 
   return parts.join('\n');
 }
 
-function escapeXml(s: string): string {
+export function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

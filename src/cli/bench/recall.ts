@@ -1,4 +1,4 @@
-import type { Message, MessagesRequest } from '../../shared/messages';
+import type { ContentBlock, Message, MessagesRequest } from '../../shared/messages';
 import { toolResultText } from '../../shared/messages';
 import { blockText } from '../../engine/blockTokens';
 import { extractEntities } from '../../engine/derive/entities';
@@ -62,13 +62,17 @@ export function emptyRecall(): RecallCounts {
 
 /** Scores one request: a probe counts as present when it occurs anywhere in the request's text. */
 export function scoreRecall(probe: TurnProbe, request: MessagesRequest, into: RecallCounts): void {
-  const text = requestText(request);
+  if (probe.spans.length === 0 && probe.refs.length === 0) return;
+  const texts = [...request.system.map((b) => b.text), ...request.messages.flatMap((m) => m.content.map(memoText))];
+  // Probes hold no newline, so "in the joined text" is "in one of its pieces"; the join is built only if one does.
+  let joined: string | undefined;
+  const present = (needle: string) => (needle.includes('\n') ? (joined ??= texts.join('\n')).includes(needle) : texts.some((t) => t.includes(needle)));
   for (const line of probe.spans) {
     into.spanTotal += 1;
-    if (text.includes(line)) into.spanHit += 1;
+    if (present(line)) into.spanHit += 1;
   }
   for (const ref of probe.refs) {
-    const hit = text.includes(ref.entity);
+    const hit = present(ref.entity);
     into.refTotal += 1;
     if (hit) into.refHit += 1;
     if (ref.far) {
@@ -89,7 +93,18 @@ export function ratio(hit: number, total: number): number {
 
 /** Everything the model would read in a request, as one string. */
 export function requestText(request: MessagesRequest): string {
-  return [...request.system.map((b) => b.text), ...request.messages.flatMap((m) => m.content.map(blockText))].join('\n');
+  return [...request.system.map((b) => b.text), ...request.messages.flatMap((m) => m.content.map(memoText))].join('\n');
+}
+
+/** blockText per block object: the same blocks come back every turn (blocks are never mutated). */
+const textMemo = new WeakMap<ContentBlock, string>();
+function memoText(block: ContentBlock): string {
+  let text = textMemo.get(block);
+  if (text === undefined) {
+    text = blockText(block);
+    textMemo.set(block, text);
+  }
+  return text;
 }
 
 function stringsOf(value: unknown): string[] {

@@ -6,6 +6,7 @@ import type { ScalePoint } from './scaling';
 /** One row of the bench table, every figure derived from the totals. */
 export interface StrategyRow {
   strategy: string;
+  requests: number;
   cost: number;
   costVsFull: number;
   inputTokens: number;
@@ -14,9 +15,15 @@ export interface StrategyRow {
   cacheRead: number;
   outputTokens: number;
   extraOutputTokens: number;
+  /** Input of side calls (condensing); 0 when the strategy made none. */
+  sideCallInputTokens: number;
   peakTokens: number;
   overWindow: number;
   overBudget: number;
+  /** Turns on which it sent less than the whole history (0: it never compacted). */
+  compactedTurns: number;
+  /** Largest prompt budget in force, tokens (Strata; 0 for the others). */
+  budgetMax: number;
   spanRecall: number;
   refRecall: number;
   farRefRecall: number;
@@ -27,6 +34,7 @@ export interface StrategyRow {
 export function toRow(strategy: string, t: StrategyTotals, fullCost: number): StrategyRow {
   return {
     strategy,
+    requests: t.requests,
     cost: Math.round(t.cost),
     costVsFull: fullCost > 0 ? t.cost / fullCost : 0,
     inputTokens: t.inputTokens,
@@ -35,9 +43,12 @@ export function toRow(strategy: string, t: StrategyTotals, fullCost: number): St
     cacheRead: t.cacheRead,
     outputTokens: t.outputTokens,
     extraOutputTokens: t.extraOutputTokens,
+    sideCallInputTokens: t.sideCallInputTokens,
     peakTokens: t.peakTokens,
     overWindow: t.overWindow,
     overBudget: t.overBudget,
+    compactedTurns: t.compactedTurns,
+    budgetMax: t.budgetMax,
     spanRecall: ratio(t.recall.spanHit, t.recall.spanTotal),
     refRecall: ratio(t.recall.refHit, t.recall.refTotal),
     farRefRecall: ratio(t.recall.farHit, t.recall.farTotal),

@@ -33,7 +33,7 @@ export function stretchSession(sessions: readonly ParsedSession[], exchanges: nu
     }
     if (round > exchanges) break;
   }
-  return { meta: { ...sessions[0]?.meta, system: sessions[0]?.meta.system }, messages: out, problems: [] };
+  return { meta: { ...sessions[0]?.meta, system: sessions[0]?.meta.system }, messages: out, notes: new Map(), problems: [] };
 }
 
 /** Replays a stretched session and measures the tail of its per-turn assembly times and the heap. */

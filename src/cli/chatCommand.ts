@@ -1,0 +1,150 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { mkdirSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { SessionRecorder } from '../adapters/sessionRecorder';
+import { stderrLogger } from '../adapters/streamLogger';
+import { openTaskSession } from '../host/openTaskSession';
+import { StrataError } from '../shared/strataError';
+import { DEFAULT_MODEL } from '../task/pricing';
+import type { ApprovalDecision, ApprovalRequest } from '../task/tools/tool';
+import { renderChatEvent } from './chatOutput';
+
+export const CHAT_USAGE = `usage: strata chat [options]
+  --workspace <dir>     folder the agent works in (default: the current folder)
+  --model <id>          model id (default: ${DEFAULT_MODEL})
+  --base-url <url>      an Anthropic-compatible endpoint (default: https://api.anthropic.com)
+  --archive <file>      SQLite archive (default: $XDG_DATA_HOME/strata/archive.sqlite or ~/.local/share/strata/archive.sqlite)
+  --resume <id>         continue an archived session (its id is printed when a chat starts)
+  --record <file>       also write the session as JSON Lines, replayable with strata replay
+  --yes                 approve writes and commands without asking
+  --verbose             per turn, the engine's time against the model's
+The API key comes from ANTHROPIC_API_KEY. Without a terminal, stdin gives one message per line.
+Exit codes: 0 done, 1 a turn failed, 2 usage error.`;
+
+/** `strata chat`: the Task loop in a terminal, or scripted through stdin. Returns the exit code. */
+export async function runChat(argv: string[], io: { stdin: NodeJS.ReadableStream & { isTTY?: boolean }; out: (s: string) => void; err: (s: string) => void }): Promise<number> {
+  const { values, positionals } = parseChatArgs(argv);
+  if (values.help) {
+    io.out(`${CHAT_USAGE}\n`);
+    return 0;
+  }
+  if (positionals.length > 0) throw new StrataError(`chat takes no positional arguments (got '${positionals[0]}').\n${CHAT_USAGE}`, 'usage');
+  const apiKey = process.env.ANTHROPIC_API_KEY ?? '';
+  if (!apiKey) throw new StrataError('No API key: set ANTHROPIC_API_KEY in the environment (it is never printed or stored).', 'usage');
+
+  const interactive = io.stdin.isTTY === true;
+  const lines = createInterface({ input: io.stdin, terminal: interactive });
+  const queue = lineQueue(lines);
+  const approve = async (request: ApprovalRequest): Promise<ApprovalDecision> => {
+    if (values.yes) return { approved: true };
+    if (!interactive) {
+      io.err(`refused (no terminal to ask; run with --yes to allow): ${request.summary}\n`);
+      return { approved: false, feedback: 'The user is not at a terminal to approve this; do without it or say what you need.' };
+    }
+    io.err(`Allow ${request.summary}? [y/N, or say why not] `);
+    const answer = (await queue.next())?.trim() ?? '';
+    if (/^y(es)?$/i.test(answer)) return { approved: true };
+    return answer && !/^n(o)?$/i.test(answer) ? { approved: false, feedback: answer } : { approved: false };
+  };
+
+  const archivePath = values.archive ?? defaultArchivePath();
+  mkdirSync(join(archivePath, '..'), { recursive: true });
+  const session = await openTaskSession({
+    workspaceRoot: resolve(values.workspace ?? process.cwd()),
+    archivePath,
+    ...(values.resume ? { sessionId: values.resume } : {}),
+    apiKey,
+    ...(values['base-url'] ? { baseURL: values['base-url'] } : {}),
+    model: values.model ?? DEFAULT_MODEL,
+    frontEnd: 'strata chat (terminal)',
+    approve,
+    logger: stderrLogger(values.verbose),
+  });
+  const recorder = values.record
+    ? new SessionRecorder(values.record, { model: session.profile.id, system: session.systemText, tools: session.toolDefinitions, settings: session.engine.settings, sessionId: session.sessionId })
+    : undefined;
+  let failed = false;
+  session.task.onEvent((event) => {
+    if (event.type === 'exchange') recorder?.add({ ...event, at: session.exchangeTime() });
+    if (event.type === 'idle' && event.reason === 'failed') failed = true;
+    renderChatEvent(event, { out: io.out, err: io.err, verbose: values.verbose });
+  });
+  io.err(`strata chat · session ${session.sessionId} · ${session.profile.id} (${session.profile.contextWindow.toLocaleString('en-US')}-token window) · archive ${archivePath}\n`);
+
+  let stop: AbortController | undefined;
+  const onSigint = () => {
+    if (stop && !stop.signal.aborted) stop.abort();
+    else process.exit(130);
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    for (;;) {
+      if (interactive) io.err('you> ');
+      const text = await queue.next();
+      if (text === undefined) break;
+      if (text.trim() === '') continue;
+      stop = new AbortController();
+      await session.task.send(text, stop.signal);
+      stop = undefined;
+      io.out('\n');
+    }
+  } finally {
+    process.off('SIGINT', onSigint);
+    lines.close();
+    session.close();
+  }
+  const total = session.task.sessionCost.totals;
+  io.err(`session ${session.sessionId}: ${total.turns} calls, $${total.totalUsd.toFixed(4)}\n`);
+  return failed && !interactive ? 1 : 0;
+}
+
+const CHAT_OPTIONS = {
+  workspace: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  archive: { type: 'string' },
+  resume: { type: 'string' },
+  record: { type: 'string' },
+  yes: { type: 'boolean', default: false },
+  verbose: { type: 'boolean', default: false },
+  help: { type: 'boolean', default: false },
+} as const;
+
+/** node:util's parser (so `--model=x` works); its errors become usage errors (exit 2). */
+function parseChatArgs(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, strict: true, options: CHAT_OPTIONS });
+  } catch (error) {
+    throw new StrataError(`${error instanceof Error ? error.message : String(error)}\n${CHAT_USAGE}`, 'usage');
+  }
+}
+
+function defaultArchivePath(): string {
+  const base = process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
+  return join(base, 'strata', 'archive.sqlite');
+}
+
+/** Lines of a readline interface as an async queue (approvals and messages share one stdin). */
+function lineQueue(lines: ReturnType<typeof createInterface>): { next(): Promise<string | undefined> } {
+  const buffered: string[] = [];
+  const waiting: Array<(line: string | undefined) => void> = [];
+  let closed = false;
+  lines.on('line', (line) => {
+    const w = waiting.shift();
+    if (w) w(line);
+    else buffered.push(line);
+  });
+  lines.on('close', () => {
+    closed = true;
+    for (const w of waiting.splice(0)) w(undefined);
+  });
+  return {
+    next: () => {
+      if (buffered.length > 0) return Promise.resolve(buffered.shift());
+      if (closed) return Promise.resolve(undefined);
+      return new Promise((r) => waiting.push(r));
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { TaskEvent } from '../task/taskEvents';
+
+/** Characters of a tool's input or result shown on its one-line row. */
+const ROW_CHARS = 100;
+
+/**
+ * How `strata chat` shows a Task's events: answer text on stdout as it streams; tool rows, the
+ * per-turn figures and errors on stderr, so stdout holds only the assistant's words.
+ */
+export function renderChatEvent(event: TaskEvent, io: { out: (s: string) => void; err: (s: string) => void; verbose: boolean }): void {
+  switch (event.type) {
+    case 'text':
+      io.out(event.text);
+      return;
+    case 'tool_call':
+      io.err(`\n  → ${event.name} ${oneLine(JSON.stringify(event.input ?? {}))}\n`);
+      return;
+    case 'tool_result':
+      io.err(`  ${event.isError ? '✗' : '✓'} ${oneLine(event.text)}\n`);
+      return;
+    case 'turn_done': {
+      const r = event.report;
+      const figures = [
+        `e${r.turn}`,
+        `${r.promptTokens.toLocaleString('en-US')}/${r.budget.toLocaleString('en-US')} tokens (${r.mode})`,
+        `cache ${Math.round(r.cacheHitRate * 100)}%`,
+        r.cost.priced ? `$${r.cost.totalUsd.toFixed(4)}` : 'no price on file',
+      ];
+      if (io.verbose) figures.push(`engine ${r.engineMs} ms / model ${r.modelMs} ms`);
+      io.err(`\n  [${figures.join(' · ')}]\n`);
+      return;
+    }
+    case 'engine':
+      if (event.event.type === 'condense_context') io.err(`  [condensed: ${event.event.tokensBefore} → ${event.event.tokensAfter} tokens]\n`);
+      else if (event.event.type === 'condense_context_error') io.err(`  [condensing failed: ${event.event.error}]\n`);
+      else if (event.event.type === 'sliding_window_truncation') io.err(`  [sliding window: ${event.event.removedExchanges} exchanges left the prompt, all archived]\n`);
+      else if (io.verbose) io.err(`  [engine: ${event.event.type}]\n`);
+      return;
+    case 'error':
+      io.err(`\nerror (${event.code}): ${event.message}\n`);
+      return;
+    case 'idle':
+      if (event.reason === 'stopped') io.err('\n  [stopped; the partial answer is kept]\n');
+      if (event.reason === 'step_limit') io.err('\n  [the task took many steps; send a message to let it continue]\n');
+      return;
+    case 'exchange':
+      return;
+  }
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > ROW_CHARS ? `${flat.slice(0, ROW_CHARS)}…` : flat;
+}

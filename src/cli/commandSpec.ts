@@ -1,0 +1,88 @@
+/** One command-line option: how node:util's parseArgs reads it and how `--help` describes it. */
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  /** Placeholder shown in help for a string option, e.g. `<tokens>`. */
+  value?: string;
+  /** The default as help shows it (`none` / `off` when the option does nothing unless given). */
+  default: string;
+  description: string;
+}
+
+/** A subcommand: its positionals, its options and what its exit codes mean. */
+export interface CommandSpec {
+  name: string;
+  positionals: string;
+  summary: string;
+  options: Record<string, OptionSpec>;
+  exitCodes: string[];
+}
+
+const HELP: OptionSpec = { type: 'boolean', default: 'off', description: 'print this help and exit 0' };
+
+export const DEFAULT_WINDOWS = [32_000, 64_000, 128_000, 200_000];
+export const DEFAULT_SCALE = [100, 1_000, 10_000];
+
+export const REPLAY_SPEC: CommandSpec = {
+  name: 'replay',
+  positionals: '<session.jsonl>',
+  summary: 'Drives the engine over a recorded session and prints one row per exchange.',
+  options: {
+    dump: { type: 'string', value: '<requests.jsonl>', default: 'none', description: 'write every request the engine would send (README, "The dump contract")' },
+    window: { type: 'string', value: '<tokens>', default: '200000', description: "the model's context window" },
+    budget: { type: 'string', value: '<tokens>', default: '30000', description: "Strata's prompt budget; in force: min(budget, window - 8192), less 5% until API usage corrects the token counts" },
+    archive: { type: 'string', value: '<file.sqlite>', default: 'a temporary file', description: 'the SQLite archive to write; each replay is a new session in it, earlier ones are kept' },
+    resume: { type: 'string', value: '<sessionId|last>', default: 'none: a new session', description: 'continue that session of this file in --archive (last: the latest one, or a new one if none) after the exchanges it holds' },
+    quiet: { type: 'boolean', default: 'off', description: 'print only the total line' },
+    help: HELP,
+  },
+  exitCodes: [
+    '0  every request fitted the budget',
+    '1  a request exceeded the budget, an exchange could not be archived, or a file could not be read',
+    '2  usage error (nothing else is printed)',
+    '130, 143  stopped by SIGINT, SIGTERM (the turn in progress finished and the archive was flushed first)',
+  ],
+};
+
+export const BENCH_SPEC: CommandSpec = {
+  name: 'bench',
+  positionals: '',
+  summary: 'Runs every strategy on every session at each window; prints a table, a verdict and the moonshot per window.',
+  options: {
+    sessions: { type: 'string', value: '<dir>', default: 'bench/sessions', description: 'folder of .jsonl sessions' },
+    windows: { type: 'string', value: '<tokens,...>', default: DEFAULT_WINDOWS.join(','), description: 'context windows of the pressure sweep' },
+    window: { type: 'string', value: '<tokens>', default: 'the --windows list', description: 'one window only (same as --windows <tokens>)' },
+    budget: { type: 'string', value: '<tokens>', default: '30000', description: "Strata's prompt budget; in force at each window: min(budget, window - 8192), less 5% (token counts uncorrected)" },
+    set: { type: 'string', value: '<name=value,...>', default: 'none', description: 'engine settings, e.g. workingMemoryMax=15 (unknown names are an error)' },
+    json: { type: 'string', value: '<file>', default: 'none', description: "write every window's figures, verdicts and the moonshot as JSON" },
+    plot: { type: 'string', value: '<file.svg>', default: 'none', description: 'draw cost against span recall, one panel per window (the frontier)' },
+    'session-plot': { type: 'string', value: '<file.svg>', default: 'none', description: 'draw prompt tokens and cost per turn of one session, at the smallest window' },
+    'plot-session': { type: 'string', value: '<name>', default: 'the longest session', description: 'the session --session-plot draws' },
+    scale: { type: 'string', value: '<n,...>', default: DEFAULT_SCALE.join(','), description: 'exchanges of the scaling run (Strata on concatenated sessions, at the largest window)' },
+    'no-scale': { type: 'boolean', default: 'off', description: 'skip the scaling run' },
+    help: HELP,
+  },
+  exitCodes: ['0  the bench ran (the verdicts are in its output, not its exit code)', '1  a session or output file could not be read or written', '2  usage error (nothing else is printed)'],
+};
+
+export const COMMANDS = [REPLAY_SPEC, BENCH_SPEC];
+
+/** `strata <command> --help`: usage line, every option with its default, exit codes. */
+export function commandHelp(spec: CommandSpec): string {
+  const rows = Object.entries(spec.options).map(([name, o]) => [`--${name}${o.value ? ` ${o.value}` : ''}`, `${o.description} (default: ${o.default})`] as const);
+  const width = Math.max(...rows.map(([flag]) => flag.length));
+  return [
+    `usage: strata ${spec.name}${spec.positionals ? ` ${spec.positionals}` : ''} [options]`,
+    `  ${spec.summary}`,
+    '',
+    'options (--name value or --name=value):',
+    ...rows.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),
+    '',
+    'exit codes:',
+    ...spec.exitCodes.map((c) => `  ${c}`),
+  ].join('\n');
+}
+
+/** `strata help`: every command's help; `others` are the help texts of commands not described by a spec (chat). */
+export function fullHelp(others: string[] = []): string {
+  return ['strata: the Strata context engine on the command line.', 'commands: help, chat, replay, bench', '', [...others, ...COMMANDS.map(commandHelp)].join('\n\n')].join('\n');
+}

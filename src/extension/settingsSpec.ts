@@ -1,0 +1,108 @@
+import type { z } from 'zod';
+import { engineSettingsSchema, type EngineSettings } from '../shared/engineSettings';
+
+/**
+ * What the manifest and the settings reader need to know about each engine setting, read
+ * from `engineSettingsSchema` itself (default, range) so neither can drift from it.
+ * No `vscode` import: tests and the manifest generator run it in plain Node.
+ */
+export type SettingSpec =
+  | { key: EngineKey; kind: 'integer' | 'number'; default: number; minimum: number; maximum: number }
+  | { key: EngineKey; kind: 'string'; default: string | undefined; maxLength: number };
+
+export type EngineKey = keyof EngineSettings;
+
+interface ZodDefLike {
+  type: string;
+  innerType?: z.ZodType;
+  defaultValue?: unknown;
+}
+interface NumberLike {
+  minValue: number | null;
+  maxValue: number | null;
+  isInt: boolean;
+}
+
+function defOf(schema: z.ZodType): ZodDefLike {
+  return (schema as unknown as { def: ZodDefLike }).def;
+}
+
+/** One spec per key of `engineSettingsSchema`, in the schema's order. */
+export function engineSettingSpecs(): SettingSpec[] {
+  const shape = engineSettingsSchema.shape as Record<EngineKey, z.ZodType>;
+  return (Object.keys(shape) as EngineKey[]).map((key) => specFor(key, shape[key]));
+}
+
+function specFor(key: EngineKey, schema: z.ZodType): SettingSpec {
+  let inner = schema;
+  let def: unknown;
+  for (let d = defOf(inner); (d.type === 'default' || d.type === 'optional') && d.innerType; d = defOf(inner)) {
+    if (d.type === 'default') def = d.defaultValue;
+    inner = d.innerType;
+  }
+  const innerType = defOf(inner).type;
+  if (innerType === 'number') {
+    const n = inner as unknown as NumberLike;
+    if (n.minValue === null || n.maxValue === null || typeof def !== 'number') {
+      throw new Error(`engineSettingsSchema.${key} needs a minimum, a maximum and a default to become a setting.`);
+    }
+    return { key, kind: n.isInt ? 'integer' : 'number', default: def, minimum: n.minValue, maximum: n.maxValue };
+  }
+  if (innerType === 'string') {
+    const maxLength = (inner as unknown as { maxLength: number | null }).maxLength;
+    if (maxLength === null) throw new Error(`engineSettingsSchema.${key} needs a maximum length to become a setting.`);
+    return { key, kind: 'string', default: typeof def === 'string' ? def : undefined, maxLength };
+  }
+  throw new Error(`engineSettingsSchema.${key} has type ${innerType}, which settingsSpec.ts does not map to a setting yet.`);
+}
+
+/** Settings page groups (VS Code shows each as a titled section), with what each key means and its unit. */
+export const ENGINE_SETTING_GROUPS: ReadonlyArray<{ title: string; keys: Partial<Record<EngineKey, string>> }> = [
+  {
+    title: 'Window and budget',
+    keys: {
+      contextWindow: "The model's context window, in tokens.",
+      reservedOutputTokens: "Tokens kept free for the model's answer.",
+      promptBudgetPercent: 'Prompt budget as a share of (window - reserved output), in percent: the high watermark at which a re-layering step hands history down.',
+      promptBudgetTokens: "Strata's absolute ceiling for one prompt, in tokens; the budget in force is the smaller of this and the share.",
+      lowWatermarkPercent: 'A re-layering step hands the oldest exchanges down until the prompt is under this share of the budget, in percent.',
+      retrievalQuotaTokens: 'Tokens of archived content one turn may fetch back on request.',
+    },
+  },
+  {
+    title: 'Condensing',
+    keys: {
+      autoCondensePercent: 'Condense automatically when a prompt passes this share of (window - reserved output), in percent.',
+      condensePrompt: 'Replaces the built-in condensing instructions when set (characters of text; empty keeps the built-in one).',
+    },
+  },
+  {
+    title: 'Layers',
+    keys: {
+      narrativeMaxTokens: 'L0 narrative cap, in tokens.',
+      workingMemoryMin: 'L1: exchanges always kept in full after a re-layering step, whatever the watermark says (count of exchanges).',
+      workingMemoryMax: 'L1: a re-layering step is also taken when working memory holds more than this many exchanges (count of exchanges).',
+      headerMaxTokens: 'L2: cap of one header line, in tokens.',
+      maxHeaders: 'L2: most header lines sent (lines); older ones fold into ranges.',
+      summaryMaxTokens: 'L3: cap of one summary, in tokens.',
+      summaryCount: 'L3: how many exchanges just below working memory are sent as summaries (count of exchanges).',
+      indexMaxTokens: 'L4: reference index cap, in tokens.',
+      fileViewPercent: 'What the session was shown of recently used files stays visible, after it left working memory, up to this share of the prompt budget (percent).',
+      fileViewHorizon: '...if they were read or changed within this many exchanges.',
+    },
+  },
+  {
+    title: 'Tool output',
+    keys: {
+      codeMaxLines: 'Most lines of a file read kept in working memory, head and tail (lines).',
+      outputMaxLines: 'Most lines of command output kept in working memory, head and tail (lines).',
+      outputMaskTokens: 'Mask older command output in one step once this many tokens of it pile up; 0 = never (tokens).',
+      outputMaskKeepRecent: 'When masking, keep the outputs of this many latest exchanges (count of exchanges).',
+    },
+  },
+];
+
+/** The `strata.*` setting name of an engine key. */
+export function settingName(key: EngineKey): string {
+  return `strata.${key}`;
+}

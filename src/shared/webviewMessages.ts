@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { engineSettingsSchema } from './engineSettings';
+
+/**
+ * Messages between the extension host and the sidebar webview: two discriminated unions with
+ * `domain/verb` names. Requests carry a `requestId` the reply echoes. Both sides `safeParse`
+ * what they receive; an invalid message is dropped with a logged reason, never half-used.
+ */
+
+const requestId = z.string().min(1).max(100);
+
+/** Model and approval settings (`strata.model`, `strata.autoApprove.*` ...), beside the engine's. */
+export const modelSettingsSchema = z.object({
+  /** Anthropic model id for chat answers. */
+  model: z.string().min(1).max(200).default('claude-sonnet-4-5'),
+  /** Model id for condensing calls; empty means the chat model. */
+  condenseModel: z.string().max(200).default(''),
+  /** Messages API base URL; empty means Anthropic's. */
+  baseUrl: z.string().max(2_000).default(''),
+  /** Apply file writes without asking. */
+  autoApproveWrites: z.boolean().default(false),
+  /** Run shell commands without asking. */
+  autoApproveCommands: z.boolean().default(false),
+});
+export type ModelSettings = z.infer<typeof modelSettingsSchema>;
+
+/** Mirrors `LayerUsage` in src/engine/usage.ts (a type test keeps the two equal). Tokens. */
+export const layerUsageSchema = z.object({
+  layer: z.enum(['system', 'L0', 'L1', 'L2', 'L3', 'L4', 'input', 'retrieved']),
+  budget: z.number().nonnegative(),
+  used: z.number().nonnegative(),
+});
+
+/** Mirrors `Usage` in src/engine/usage.ts. Tokens, except `percent` (of window - reserve). */
+export const usageSchema = z.object({
+  used: z.number().nonnegative(),
+  window: z.number().positive(),
+  reservedOutput: z.number().nonnegative(),
+  available: z.number().nonnegative(),
+  percent: z.number().nonnegative(),
+  band: z.enum(['green', 'yellow', 'red']),
+  layers: z.array(layerUsageSchema),
+});
+/** The engine's `Usage` as the webview receives it. */
+export type UsageView = z.infer<typeof usageSchema>;
+
+/** Mirrors `EngineEvent` in src/engine/engineEvents.ts; shown as rows in the chat flow. */
+export const engineEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('relayer'), turn: z.number(), foldedThrough: z.number(), pressure: z.number(), masked: z.number() }),
+  z.object({
+    type: z.literal('condense_context'),
+    turn: z.number(),
+    tokensBefore: z.number(),
+    tokensAfter: z.number(),
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    cost: z.number(),
+  }),
+  z.object({ type: z.literal('condense_context_error'), turn: z.number(), tokensBefore: z.number(), error: z.string(), cost: z.number() }),
+  z.object({ type: z.literal('sliding_window_truncation'), turn: z.number(), tokensBefore: z.number(), tokensAfter: z.number(), removedExchanges: z.number() }),
+  z.object({ type: z.literal('outputs_masked'), turn: z.number(), masked: z.number(), tokensBefore: z.number(), tokensAfter: z.number() }),
+  z.object({ type: z.literal('warning'), turn: z.number(), message: z.string() }),
+]);
+/** The engine's `EngineEvent` as the webview receives it. */
+export type EngineEventView = z.infer<typeof engineEventSchema>;
+
+/** Where the API key came from; the key itself never crosses to the webview. */
+export const apiKeySourceSchema = z.enum(['secretStorage', 'environment', 'none']);
+export type ApiKeySource = z.infer<typeof apiKeySourceSchema>;
+
+/** Commands the webview may ask the host to run (buttons in calls to action). */
+export const hostCommandSchema = z.enum(['strata.setApiKey', 'strata.openSettings', 'strata.showLastRequest']);
+
+export const webviewToHostSchema = z.discriminatedUnion('type', [
+  /** Sent once the React app has mounted; the host flushes its queue after it. */
+  z.object({ type: z.literal('webview/ready') }),
+  z.object({ type: z.literal('chat/send'), requestId, text: z.string().min(1).max(200_000) }),
+  /** Stops the running turn of the request it names. */
+  z.object({ type: z.literal('chat/stop'), requestId }),
+  z.object({ type: z.literal('session/new'), requestId }),
+  z.object({ type: z.literal('command/run'), command: hostCommandSchema }),
+]);
+export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
+
+export const hostToWebviewSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('settings/changed'), engine: engineSettingsSchema, model: modelSettingsSchema }),
+  z.object({ type: z.literal('apiKey/status'), source: apiKeySourceSchema }),
+  /** The archive's state: `ok: false` carries a message that says why and where. */
+  z.object({ type: z.literal('storage/status'), ok: z.boolean(), message: z.string() }),
+  /** A new, empty session; replies to `session/new` when `requestId` is set. */
+  z.object({ type: z.literal('session/started'), requestId: requestId.optional(), sessionId: z.string().min(1) }),
+  z.object({ type: z.literal('usage/updated'), usage: usageSchema }),
+  /** Streamed answer text for the turn `requestId` started. */
+  z.object({ type: z.literal('chat/textDelta'), requestId, text: z.string() }),
+  z.object({ type: z.literal('chat/toolCall'), requestId, toolUseId: z.string(), name: z.string(), input: z.unknown() }),
+  z.object({ type: z.literal('chat/toolResult'), requestId, toolUseId: z.string(), text: z.string(), isError: z.boolean() }),
+  /** A model call finished; `cost` in dollars as priced from the usage the API reported. */
+  z.object({ type: z.literal('chat/turnDone'), requestId, usage: usageSchema, cost: z.number().nonnegative() }),
+  z.object({ type: z.literal('chat/engineEvent'), requestId, event: engineEventSchema }),
+  /** The request failed; `code` is a StrataError code, `message` says what to do. */
+  z.object({ type: z.literal('chat/error'), requestId, code: z.string(), message: z.string() }),
+  /** The loop has nothing left to do for `requestId`; the input is free again. */
+  z.object({ type: z.literal('chat/idle'), requestId }),
+]);
+export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
+
+/** Result of reading one inbound message: the message, or why it was dropped. */
+export type Parsed<T> = { ok: true; message: T } | { ok: false; reason: string };
+
+function parseWith<T>(schema: z.ZodType<T>, raw: unknown): Parsed<T> {
+  const result = schema.safeParse(raw);
+  if (result.success) return { ok: true, message: result.data };
+  const type = typeof raw === 'object' && raw !== null && 'type' in raw ? String((raw as { type: unknown }).type) : typeof raw;
+  const issues = result.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(message)'}: ${i.message}`);
+  return { ok: false, reason: `dropped message "${type.slice(0, 60)}": ${issues.join('; ')}` };
+}
+
+/** Validates a message the host received from the webview. */
+export function parseWebviewToHost(raw: unknown): Parsed<WebviewToHost> {
+  return parseWith(webviewToHostSchema, raw);
+}
+
+/** Validates a message the webview received from the host. */
+export function parseHostToWebview(raw: unknown): Parsed<HostToWebview> {
+  return parseWith(hostToWebviewSchema, raw);
+}

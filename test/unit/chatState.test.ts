@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { computeUsage } from '../../src/engine/usage';
+import { chatReducer, initialChatState, type ChatState } from '../../webview-ui/src/chatState';
+
+function run(...actions: Parameters<typeof chatReducer>[1][]): ChatState {
+  return actions.reduce(chatReducer, initialChatState);
+}
+
+describe('webview chatReducer', () => {
+  it('shows the sent text at once and frees the input on idle', () => {
+    const s = run({ type: 'local/sent', requestId: 'r1', text: 'hello' });
+    expect(s.items).toEqual([{ kind: 'user', id: 'r1:u', text: 'hello' }]);
+    expect(s.running).toBe('r1');
+    expect(chatReducer(s, { type: 'chat/idle', requestId: 'r1' }).running).toBeUndefined();
+    expect(chatReducer(s, { type: 'chat/idle', requestId: 'other' }).running).toBe('r1');
+  });
+
+  it('joins streamed deltas into one answer and starts a new one after a tool row', () => {
+    const s = run(
+      { type: 'local/sent', requestId: 'r1', text: 'q' },
+      { type: 'chat/textDelta', requestId: 'r1', text: 'Let me ' },
+      { type: 'chat/textDelta', requestId: 'r1', text: 'look.' },
+      { type: 'chat/toolCall', requestId: 'r1', toolUseId: 't1', name: 'read_file', input: { path: 'a.ts' } },
+      { type: 'chat/toolResult', requestId: 'r1', toolUseId: 't1', text: 'export {}', isError: false },
+      { type: 'chat/textDelta', requestId: 'r1', text: 'Done.' },
+    );
+    expect(s.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(s.items[1]).toMatchObject({ text: 'Let me look.' });
+    expect(s.items[2]).toMatchObject({ result: { text: 'export {}', isError: false } });
+    expect(new Set(s.items.map((i) => i.id)).size).toBe(4);
+  });
+
+  it('adds each turn cost to the session cost and keeps the latest usage', () => {
+    const usage = computeUsage(50_000, 200_000, 8_192, []);
+    const s = run({ type: 'chat/turnDone', requestId: 'r1', usage, cost: 0.25 }, { type: 'chat/turnDone', requestId: 'r2', usage, cost: 0.5 });
+    expect(s.sessionCost).toBe(0.75);
+    expect(s.usage).toBe(usage);
+  });
+
+  it('clears the flow, usage and cost when a different session starts, not when the same one is announced again', () => {
+    const usage = computeUsage(50_000, 200_000, 8_192, []);
+    const s = run(
+      { type: 'session/started', sessionId: 's1' },
+      { type: 'local/sent', requestId: 'r1', text: 'q' },
+      { type: 'chat/turnDone', requestId: 'r1', usage, cost: 1 },
+    );
+    expect(chatReducer(s, { type: 'session/started', sessionId: 's1' })).toBe(s);
+    const fresh = chatReducer(s, { type: 'session/started', requestId: 'n1', sessionId: 's2' });
+    expect(fresh).toMatchObject({ sessionId: 's2', items: [], usage: undefined, sessionCost: 0, running: undefined });
+  });
+
+  it('shows errors as rows with their code', () => {
+    const s = run({ type: 'chat/error', requestId: 'r1', code: 'no_api_key', message: 'No API key' });
+    expect(s.items).toEqual([{ kind: 'error', id: 'r1:x0', code: 'no_api_key', message: 'No API key' }]);
+  });
+});

@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { engineSettingsSchema } from '../../src/shared/engineSettings';
+import { modelSettingsSchema } from '../../src/shared/webviewMessages';
+import { COMMAND_IDS } from '../../src/extension/commandIds';
+import { buildConfigurationContribution } from '../../src/extension/settingsManifest';
+
+const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+  engines: { vscode: string };
+  devDependencies: Record<string, string>;
+  contributes: { configuration: Array<{ title: string; properties: Record<string, Record<string, unknown>> }>; commands: Array<{ command: string }>; views: Record<string, Array<{ id: string }>> };
+};
+const manifest = Object.assign({}, ...pkg.contributes.configuration.map((g) => g.properties)) as Record<string, Record<string, unknown>>;
+
+describe('package.json contributes.configuration agrees with engineSettingsSchema', () => {
+  it('is exactly what `npm run manifest` generates (run it after changing the schema)', () => {
+    expect(pkg.contributes.configuration).toEqual(buildConfigurationContribution());
+  });
+
+  it('declares every engine setting, key by key, with the schema default, range and type', () => {
+    const defaults = engineSettingsSchema.parse({});
+    for (const [key, field] of Object.entries(engineSettingsSchema.shape)) {
+      const entry = manifest[`strata.${key}`];
+      expect(entry, `strata.${key} missing from the manifest`).toBeDefined();
+      // The schema itself decides: a value at the manifest's bounds parses, one past them does not.
+      if (entry!.type === 'integer') {
+        const min = entry!.minimum as number;
+        const max = entry!.maximum as number;
+        expect(entry!.default, key).toBe(defaults[key as keyof typeof defaults]);
+        expect(field.safeParse(min).success, `${key} minimum ${min}`).toBe(true);
+        expect(field.safeParse(min - 1).success, `${key} below minimum`).toBe(false);
+        expect(field.safeParse(max).success, `${key} maximum ${max}`).toBe(true);
+        expect(field.safeParse(max + 1).success, `${key} above maximum`).toBe(false);
+        expect(field.safeParse(min + 0.5).success, `${key} accepts fractions but the manifest says integer`).toBe(false);
+      } else {
+        expect(entry!.type, key).toBe('string');
+        const maxLength = entry!.maxLength as number;
+        expect(field.safeParse('x'.repeat(maxLength)).success).toBe(true);
+        expect(field.safeParse('x'.repeat(maxLength + 1)).success).toBe(false);
+      }
+    }
+  });
+
+  it('states a unit in every engine setting description and puts each in a titled group', () => {
+    for (const key of Object.keys(engineSettingsSchema.shape)) {
+      expect(String(manifest[`strata.${key}`]!.markdownDescription), key).toMatch(/tokens|percent|lines|exchanges|characters/i);
+    }
+    for (const group of pkg.contributes.configuration) expect(group.title).toMatch(/^Strata: \w/);
+  });
+
+  it('declares no strata.* setting the extension does not read', () => {
+    const known = new Set([...Object.keys(engineSettingsSchema.shape).map((k) => `strata.${k}`), 'strata.model', 'strata.condenseModel', 'strata.baseUrl', 'strata.autoApprove.writes', 'strata.autoApprove.commands']);
+    expect(Object.keys(manifest).filter((k) => !known.has(k))).toEqual([]);
+    expect(manifest['strata.model']!.default).toBe(modelSettingsSchema.parse({}).model);
+  });
+
+  it('has no API key setting (the key lives in SecretStorage only)', () => {
+    expect(Object.keys(manifest).filter((k) => /apiKey|key$|secret|password/i.test(k))).toEqual([]);
+  });
+});
+
+describe('package.json commands and views', () => {
+  it('contributes exactly the commands extension.ts registers', () => {
+    expect(pkg.contributes.commands.map((c) => c.command).sort()).toEqual([...COMMAND_IDS].sort());
+  });
+
+  it('targets VS Code 1.100 (code-server 4.100.3) with typings that cannot promise newer API', () => {
+    expect(pkg.engines.vscode).toBe('^1.100.0');
+    expect(pkg.devDependencies['@types/vscode']).toBe('1.100.0');
+  });
+
+  it('has the chat webview and the archive tree in the Strata container', () => {
+    expect(pkg.contributes.views.strata!.map((v) => v.id)).toEqual(['strata.chat', 'strata.archive']);
+  });
+});

@@ -1,0 +1,43 @@
+import { useCallback, useEffect, useReducer } from 'react';
+import { parseHostToWebview } from '../../src/shared/webviewMessages';
+import { chatReducer, initialChatState } from './chatState';
+import { ApiKeyNotice } from './components/ApiKeyNotice';
+import { Composer } from './components/Composer';
+import { ContextPanel } from './components/ContextPanel';
+import { MessageList } from './components/MessageList';
+import { nextRequestId, postToHost } from './vscodeApi';
+
+/** The sidebar: context panel on top, the chat flow, the composer at the bottom. */
+export function App() {
+  const [state, dispatch] = useReducer(chatReducer, initialChatState);
+
+  useEffect(() => {
+    const onMessage = (event: MessageEvent<unknown>) => {
+      const parsed = parseHostToWebview(event.data);
+      if (parsed.ok) dispatch(parsed.message);
+      else console.warn(`Strata webview: ${parsed.reason}`);
+    };
+    window.addEventListener('message', onMessage);
+    postToHost({ type: 'webview/ready' });
+    return () => window.removeEventListener('message', onMessage);
+  }, []);
+
+  const send = useCallback((text: string) => {
+    const requestId = nextRequestId();
+    dispatch({ type: 'local/sent', requestId, text });
+    postToHost({ type: 'chat/send', requestId, text });
+  }, []);
+  const stop = useCallback(() => {
+    if (state.running) postToHost({ type: 'chat/stop', requestId: state.running });
+  }, [state.running]);
+  const newSession = useCallback(() => postToHost({ type: 'session/new', requestId: nextRequestId() }), []);
+
+  return (
+    <main className="strata">
+      <ContextPanel usage={state.usage} engine={state.engine} sessionCost={state.sessionCost} storage={state.storage} />
+      {state.apiKey === 'none' && <ApiKeyNotice />}
+      <MessageList items={state.items} />
+      <Composer running={state.running !== undefined} onSend={send} onStop={stop} onNewSession={newSession} />
+    </main>
+  );
+}

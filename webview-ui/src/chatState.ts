@@ -1,0 +1,83 @@
+import type { EngineSettings } from '../../src/shared/engineSettings';
+import type { ApiKeySource, EngineEventView, HostToWebview, ModelSettings, UsageView } from '../../src/shared/webviewMessages';
+
+export type Usage = UsageView;
+export type { EngineEventView };
+
+/** One row of the chat flow. */
+export type ChatItem =
+  | { kind: 'user'; id: string; text: string }
+  | { kind: 'assistant'; id: string; text: string }
+  | { kind: 'tool'; id: string; name: string; input: unknown; result?: { text: string; isError: boolean } }
+  | { kind: 'event'; id: string; event: EngineEventView }
+  | { kind: 'error'; id: string; code: string; message: string };
+
+/** Everything the chat view shows; changed only by `chatReducer`. */
+export interface ChatState {
+  sessionId: string | undefined;
+  items: ChatItem[];
+  /** The request whose turn is running (Stop aborts it); undefined when idle. */
+  running: string | undefined;
+  apiKey: ApiKeySource | undefined;
+  engine: EngineSettings | undefined;
+  model: ModelSettings | undefined;
+  usage: Usage | undefined;
+  /** Dollars spent in this session, as priced from the usage the API reported. */
+  sessionCost: number;
+  storage: { ok: boolean; message: string } | undefined;
+}
+
+export const initialChatState: ChatState = {
+  sessionId: undefined,
+  items: [],
+  running: undefined,
+  apiKey: undefined,
+  engine: undefined,
+  model: undefined,
+  usage: undefined,
+  sessionCost: 0,
+  storage: undefined,
+};
+
+/** What the view itself does: the user sent text (shown at once, before any reply). */
+export type LocalAction = { type: 'local/sent'; requestId: string; text: string };
+
+/** Applies one validated host message (or local action) to the state. Pure. */
+export function chatReducer(state: ChatState, action: HostToWebview | LocalAction): ChatState {
+  switch (action.type) {
+    case 'local/sent':
+      return { ...state, running: action.requestId, items: [...state.items, { kind: 'user', id: `${action.requestId}:u`, text: action.text }] };
+    case 'settings/changed':
+      return { ...state, engine: action.engine, model: action.model };
+    case 'apiKey/status':
+      return { ...state, apiKey: action.source };
+    case 'storage/status':
+      return { ...state, storage: { ok: action.ok, message: action.message } };
+    case 'session/started':
+      return action.sessionId === state.sessionId ? state : { ...state, sessionId: action.sessionId, items: [], running: undefined, usage: undefined, sessionCost: 0 };
+    case 'usage/updated':
+      return { ...state, usage: action.usage };
+    case 'chat/textDelta': {
+      const last = state.items[state.items.length - 1];
+      if (last?.kind === 'assistant' && last.id.startsWith(`${action.requestId}:`)) {
+        return { ...state, items: [...state.items.slice(0, -1), { ...last, text: last.text + action.text }] };
+      }
+      return { ...state, items: [...state.items, { kind: 'assistant', id: `${action.requestId}:a${state.items.length}`, text: action.text }] };
+    }
+    case 'chat/toolCall':
+      return { ...state, items: [...state.items, { kind: 'tool', id: action.toolUseId, name: action.name, input: action.input }] };
+    case 'chat/toolResult':
+      return {
+        ...state,
+        items: state.items.map((i) => (i.kind === 'tool' && i.id === action.toolUseId ? { ...i, result: { text: action.text, isError: action.isError } } : i)),
+      };
+    case 'chat/turnDone':
+      return { ...state, usage: action.usage, sessionCost: state.sessionCost + action.cost };
+    case 'chat/engineEvent':
+      return { ...state, items: [...state.items, { kind: 'event', id: `${action.requestId}:e${state.items.length}`, event: action.event }] };
+    case 'chat/error':
+      return { ...state, items: [...state.items, { kind: 'error', id: `${action.requestId}:x${state.items.length}`, code: action.code, message: action.message }] };
+    case 'chat/idle':
+      return state.running === action.requestId ? { ...state, running: undefined } : state;
+  }
+}

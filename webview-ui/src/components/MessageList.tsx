@@ -1,0 +1,67 @@
+import type { ChatItem, EngineEventView } from '../chatState';
+
+/** The chat flow: user and assistant text, tool rows, engine events, errors. */
+export function MessageList(props: { items: ChatItem[] }) {
+  if (props.items.length === 0) {
+    return (
+      <section className="messages empty" data-testid="messages" aria-live="polite">
+        <p>New session. Ask about your code; the context engine keeps the prompt small as the session grows.</p>
+      </section>
+    );
+  }
+  return (
+    <section className="messages" data-testid="messages" aria-live="polite">
+      {props.items.map((item) => (
+        <Row key={item.id} item={item} />
+      ))}
+    </section>
+  );
+}
+
+function Row({ item }: { item: ChatItem }) {
+  switch (item.kind) {
+    case 'user':
+      return <div className="msg user">{item.text}</div>;
+    case 'assistant':
+      return <div className="msg assistant">{item.text}</div>;
+    case 'tool':
+      return (
+        <details className={`msg tool${item.result?.isError ? ' failed' : ''}`}>
+          <summary>
+            <span className="codicon codicon-tools" aria-hidden="true" /> {item.name}
+          </summary>
+          <pre>{JSON.stringify(item.input, null, 2)}</pre>
+          {item.result && <pre>{item.result.text}</pre>}
+        </details>
+      );
+    case 'event':
+      return (
+        <div className="msg event">
+          <span className="codicon codicon-fold" aria-hidden="true" /> {describeEvent(item.event)}
+        </div>
+      );
+    case 'error':
+      return (
+        <div className="msg error" role="alert" data-code={item.code}>
+          <span className="codicon codicon-error" aria-hidden="true" /> {item.message}
+        </div>
+      );
+  }
+}
+
+function describeEvent(e: EngineEventView): string {
+  switch (e.type) {
+    case 'condense_context':
+      return `Condensed: ${e.tokensBefore.toLocaleString()} -> ${e.tokensAfter.toLocaleString()} tokens`;
+    case 'condense_context_error':
+      return `Condensing failed: ${e.error}`;
+    case 'sliding_window_truncation':
+      return `Sliding window: ${e.removedExchanges} exchanges dropped, ${e.tokensBefore.toLocaleString()} -> ${e.tokensAfter.toLocaleString()} tokens`;
+    case 'outputs_masked':
+      return `Masked ${e.masked} older outputs: ${e.tokensBefore.toLocaleString()} -> ${e.tokensAfter.toLocaleString()} tokens`;
+    case 'relayer':
+      return `Re-layered through exchange ${e.foldedThrough}`;
+    case 'warning':
+      return e.message;
+  }
+}

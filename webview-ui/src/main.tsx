@@ -1,0 +1,7 @@
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import './main.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('Strata webview: #root is missing from the HTML.');
+createRoot(root).render(<App />);
