@@ -15,7 +15,7 @@ export const engineSettingsSchema = z.object({
    */
   promptBudgetPercent: z.number().int().min(1).max(100).default(80),
   /** Absolute ceiling for one prompt, tokens (`--budget`); the budget is the smaller of this and the share. */
-  promptBudgetTokens: z.number().int().min(2_000).max(10_000_000).default(30_000),
+  promptBudgetTokens: z.number().int().min(2_000).max(10_000_000).default(40_000),
   /** A re-layering step hands the oldest exchanges down until the prompt is under this share of the budget, percent. */
   lowWatermarkPercent: z.number().int().min(10).max(95).default(30),
   /** L0 narrative cap, tokens. */
