@@ -29,6 +29,11 @@ const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
       CREATE VIRTUAL TABLE exchanges_fts USING fts5(session_id UNINDEXED, seq UNINDEXED, header, summary, body);
     `,
   },
+  {
+    // The tokenizer's learned correction per model, so a new session starts calibrated.
+    version: 2,
+    sql: `CREATE TABLE token_calibration (model TEXT PRIMARY KEY, factor REAL NOT NULL, updated_at INTEGER NOT NULL);`,
+  },
 ];
 
 const blockSchema = z.union([
@@ -40,6 +45,8 @@ const blockSchema = z.union([
     content: z.union([z.string(), z.array(z.object({ type: z.literal('text'), text: z.string() }))]),
     is_error: z.boolean().optional(),
   }),
+  z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
+  z.object({ type: z.literal('redacted_thinking'), data: z.string() }),
 ]);
 const bodySchema = z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.array(blockSchema) }));
 
@@ -141,6 +148,19 @@ export class SqliteArchiveStore implements ArchiveStore {
         this.db.prepare('UPDATE exchanges SET header = ?, summary = ? WHERE session_id = ? AND seq = ?').run(header, summary, sessionId, seq);
         this.db.prepare('UPDATE exchanges_fts SET header = ?, summary = ? WHERE session_id = ? AND seq = ?').run(header, summary, sessionId, seq);
       })(),
+    );
+  }
+
+  /** The tokenizer correction learned for `model` in an earlier session, if any. */
+  tokenFactor(model: string): number | undefined {
+    const row = guard(this.path, () => this.db.prepare('SELECT factor FROM token_calibration WHERE model = ?').get(model) as { factor: number } | undefined);
+    return row && Number.isFinite(row.factor) && row.factor > 0 ? row.factor : undefined;
+  }
+
+  /** Keeps the tokenizer correction learned for `model` (the latest wins). */
+  saveTokenFactor(model: string, factor: number, at: number): void {
+    guard(this.path, () =>
+      this.db.prepare('INSERT INTO token_calibration (model, factor, updated_at) VALUES (?, ?, ?) ON CONFLICT(model) DO UPDATE SET factor = excluded.factor, updated_at = excluded.updated_at').run(model, factor, at),
     );
   }
 

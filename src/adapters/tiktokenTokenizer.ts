@@ -26,7 +26,7 @@ const FACTOR_ALPHA = 0.2;
  * a correction factor learned from the usage the API reports. Linear on any input, cached by
  * content, and exact on code-point boundaries (CJK, Thai, emoji).
  */
-export function createTiktokenTokenizer(options: { cacheEntries?: number } = {}): Tokenizer & { rawCount(text: string): number; factor(): number } {
+export function createTiktokenTokenizer(options: { cacheEntries?: number; learnedFactor?: number } = {}): Tokenizer & { rawCount(text: string): number; factor(): number } {
   const encoder = new Tiktoken(o200k_base);
   const pattern = new RegExp(o200k_base.pat_str, 'gu');
   const memo = new Map<string, number>();
@@ -34,8 +34,10 @@ export function createTiktokenTokenizer(options: { cacheEntries?: number } = {})
   const encodedLength = (piece: string): number => encoder.encode(piece, [], []).length;
   const capacity = options.cacheEntries ?? 20_000;
   const cache = new Map<string, number>();
-  let factor = 1;
-  let learned = false;
+  // A factor learned in an earlier session of the same model (kept in the archive) starts calibrated.
+  const restored = options.learnedFactor !== undefined && options.learnedFactor >= FACTOR_MIN && options.learnedFactor <= FACTOR_MAX;
+  let factor = restored ? (options.learnedFactor as number) : 1;
+  let learned = restored;
 
   const rawCount = (text: string): number => {
     if (text.length === 0) return 0;

@@ -14,6 +14,7 @@ import { renderChatEvent } from './chatOutput';
 export const CHAT_USAGE = `usage: strata chat [options]
   --workspace <dir>     folder the agent works in (default: the current folder)
   --model <id>          model id (default: ${DEFAULT_MODEL})
+  --condense-model <id> a cheaper model for condensing (default: the chat's model)
   --base-url <url>      an Anthropic-compatible endpoint (default: https://api.anthropic.com)
   --archive <file>      SQLite archive (default: $XDG_DATA_HOME/strata/archive.sqlite or ~/.local/share/strata/archive.sqlite)
   --resume <id>         continue an archived session (its id is printed when a chat starts)
@@ -58,6 +59,7 @@ export async function runChat(argv: string[], io: { stdin: NodeJS.ReadableStream
     apiKey,
     ...(values['base-url'] ? { baseURL: values['base-url'] } : {}),
     model: values.model ?? DEFAULT_MODEL,
+    ...(values['condense-model'] ? { condenseModel: values['condense-model'] } : {}),
     frontEnd: 'strata chat (terminal)',
     approve,
     logger: stderrLogger(values.verbose),
@@ -103,6 +105,7 @@ export async function runChat(argv: string[], io: { stdin: NodeJS.ReadableStream
 const CHAT_OPTIONS = {
   workspace: { type: 'string' },
   model: { type: 'string' },
+  'condense-model': { type: 'string' },
   'base-url': { type: 'string' },
   archive: { type: 'string' },
   resume: { type: 'string' },

@@ -35,11 +35,12 @@ async function replay(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw new StrataError(`replay takes exactly one session file, got ${positionals.length}. Run 'strata replay --help'.`, 'usage');
   const window = positiveInt(values.window, 'window');
   const budget = positiveInt(values.budget, 'budget');
-  const settings = cliSettings({ ...(window !== undefined ? { contextWindow: window } : {}), ...(budget !== undefined ? { promptBudgetTokens: budget } : {}) });
+  const explicit = { ...(window !== undefined ? { contextWindow: window } : {}), ...(budget !== undefined ? { promptBudgetTokens: budget } : {}) };
+  const settings = cliSettings(explicit);
   const dump = stringValue(values.dump);
   const archive = stringValue(values.archive);
   const resume = stringValue(values.resume);
-  const outcome = await runReplay({ session: positionals[0]!, settings, quiet: values.quiet === true, ...(dump ? { dump } : {}), ...(archive ? { archive } : {}), ...(resume ? { resume } : {}) }, print);
+  const outcome = await runReplay({ session: positionals[0]!, settings, explicit, quiet: values.quiet === true, ...(dump ? { dump } : {}), ...(archive ? { archive } : {}), ...(resume ? { resume } : {}) }, print);
   return outcome.exitCode;
 }
 

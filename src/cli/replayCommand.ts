@@ -1,4 +1,5 @@
 import type { EngineSettings } from '../shared/engineSettings';
+import { engineSettingsSchema, resolveEngineSettings } from '../shared/engineSettings';
 import { openSqliteArchive } from '../adapters/sqliteArchiveStore';
 import { readSessionFile } from '../adapters/sessionFileReader';
 import { createTiktokenTokenizer } from '../adapters/tiktokenTokenizer';
@@ -16,6 +17,11 @@ export interface ReplayArgs {
   session: string;
   /** Engine settings, validated by the caller (the CLI builds them from --window and --budget). */
   settings: EngineSettings;
+  /**
+   * The settings the user gave on the command line. A session recorded by `strata chat` carries
+   * the settings it ran with; those are used, with these on top, so the replay sends what the chat sent.
+   */
+  explicit?: Partial<EngineSettings>;
   dump?: string;
   archive?: string;
   /** A session id of this file in `archive`, or `last`; without it the replay starts a new session. */
@@ -42,7 +48,8 @@ const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGT
 export async function runReplay(args: ReplayArgs, out: (line: string) => void): Promise<ReplayOutcome> {
   if (args.resume !== undefined && !args.archive) throw new StrataError('--resume needs --archive <file.sqlite>: the session to resume lives there.', 'usage');
   const session = readSessionFile(args.session);
-  const settings = args.settings;
+  const recorded = engineSettingsSchema.partial().safeParse(session.meta.settings);
+  const settings = session.meta.settings !== undefined && recorded.success ? resolveEngineSettings({ ...recorded.data, ...args.explicit }) : args.settings;
   const logger = stderrLogger();
   const temp = makeTempDir('strata-replay-');
   const archive = openArchiveOrTemp(args.archive, `${temp.dir}/archive.sqlite`, logger);

@@ -1,5 +1,6 @@
 import type { EngineSettings } from '../shared/engineSettings';
-import type { Message } from '../shared/messages';
+import { z } from 'zod';
+import type { Message, ToolDefinition } from '../shared/messages';
 import type { ParsedSession } from '../shared/sessionSchema';
 import type { AssembledTurn } from '../engine/contextEngine';
 import { ContextEngine } from '../engine/contextEngine';
@@ -70,16 +71,21 @@ export async function replaySession(
   if (skip > 0 && !options.resume) {
     throw new StrataError(`Session ${sessionId} already has ${skip} exchanges in the archive; resume it or replay into a new session.`, 'session_exists');
   }
+  // A recorded chat gives each exchange its real time; other sessions get one clock step per
+  // exchange (a resumed replay stamps exchanges as an unbroken one would).
+  const stepping = steppingClock(REPLAY_EPOCH + skip * CLOCK_STEP_MS, CLOCK_STEP_MS);
+  let recordedAt: number | undefined;
+  const clock = { now: () => recordedAt ?? stepping.now() };
   const engine = new ContextEngine({
     sessionId,
     settings,
     tokenizer: ports.tokenizer,
     archive: ports.archive,
     summarizer: new ExtractiveSummarizer(ports.tokenizer),
-    // One clock step per exchange: a resumed replay stamps exchanges as an unbroken one would.
-    clock: steppingClock(REPLAY_EPOCH + skip * CLOCK_STEP_MS, CLOCK_STEP_MS),
+    clock,
     logger: ports.logger,
     systemPrompt: session.meta.system ?? DEFAULT_AGENT_SYSTEM,
+    tools: recordedTools(session),
     // Debug runs check every request against the Messages API's rules (tests turn it on too).
     validateRequests: process.env.STRATA_DEBUG === '1',
   });
@@ -89,13 +95,15 @@ export async function replaySession(
   let interrupted = false;
   let unarchived = 0;
   try {
-    for (const message of session.messages) {
+    for (const [index, message] of session.messages.entries()) {
+      const note = session.notes.get(index);
       if (turn < skip) {
         if (message.role === 'assistant') turn += 1;
         continue;
       }
       if (message.role === 'user') {
         if (open) throw new Error('replay: two inputs in a row; the session parser should have merged them');
+        recordedAt = note?.at;
         engine.beginExchange(message);
         open = true;
         continue;
@@ -115,6 +123,8 @@ export async function replaySession(
       const assembled = await engine.assemble();
       const assembleMs = performance.now() - started;
       onTurn({ turn, assembled, assembleMs });
+      // The live chat corrected its tokenizer with the API's reported usage at this point: so does the replay.
+      if (note?.reportedTokens && note.estimatedTokens) ports.tokenizer.observe(note.estimatedTokens, note.reportedTokens);
       problems.push(...engine.completeExchange(message).problems);
       options.onArchived?.(turn);
       open = false;
@@ -131,3 +141,11 @@ export async function replaySession(
 function placeholderInput(): Message {
   return { role: 'user', content: [{ type: 'text', text: '(no recorded input)' }] };
 }
+
+/** Tool definitions a recorded chat sent (its meta line's `tools`); none for other sessions. */
+function recordedTools(session: ParsedSession): ToolDefinition[] {
+  const parsed = recordedToolsSchema.safeParse(session.meta.tools);
+  return parsed.success ? parsed.data : [];
+}
+
+const recordedToolsSchema = z.array(z.object({ name: z.string(), description: z.string(), input_schema: z.record(z.string(), z.unknown()) }));

@@ -8,11 +8,11 @@ export type ArchiveOpenResult = { ok: true; store: ArchiveStore; message: string
 /**
  * Opens the SQLite archive in the extension's global storage folder. The native driver is
  * loaded here, inside a try: desktop VS Code runs extensions on Electron, whose ABI differs
- * from Node's, so `better-sqlite3` may not load. The extension keeps working without an
- * archive and says so (a later build adds a fallback store).
+ * from Node's, so `better-sqlite3` may not load. The extension then stays up and says so
+ * (view, status bar, chat); the chat itself needs the archive (openTaskSession opens it).
  */
 export async function openArchive(storageDir: string, logger: Logger): Promise<ArchiveOpenResult> {
-  const path = join(storageDir, 'archive.sqlite');
+  const path = archivePathIn(storageDir);
   try {
     mkdirSync(storageDir, { recursive: true });
     const { openSqliteArchive } = await import('../adapters/sqliteArchiveStore');
@@ -20,14 +20,30 @@ export async function openArchive(storageDir: string, logger: Logger): Promise<A
     logger.info(`archive: ${path}`);
     return { ok: true, store, message: `Archive: ${path}` };
   } catch (error) {
-    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
-    const message =
-      `The archive at ${path} could not be opened (${reason}). ` +
-      'Strata still works, but exchanges that leave the prompt are not stored on disk this session. ' +
-      (/NODE_MODULE_VERSION|better_sqlite3|bindings|invalid ELF|was compiled against/i.test(reason)
-        ? "The native SQLite module does not match this editor's runtime: install the .vsix built for your editor."
-        : 'Check that the folder is writable and the file is not damaged.');
+    const message = `The archive at ${path} could not be opened (${firstLine(error)}). The chat cannot start without it. ${archiveAdvice(error)}`;
     logger.error(message);
     return { ok: false, message };
   }
+}
+
+/** The archive file of the extension, in its global storage folder. */
+export function archivePathIn(storageDir: string): string {
+  return join(storageDir, 'archive.sqlite');
+}
+
+/** True when `error` says the native SQLite module could not be loaded (wrong ABI, missing binary). */
+export function isNativeModuleError(error: unknown): boolean {
+  return /NODE_MODULE_VERSION|better_sqlite3|better-sqlite3|bindings file|invalid ELF|was compiled against/i.test(firstLine(error));
+}
+
+/** What the user can do about an archive that did not open. */
+export function archiveAdvice(error: unknown): string {
+  return isNativeModuleError(error)
+    ? "The native SQLite module does not load in this editor's runtime: install the .vsix built for your editor (Output > Strata has the details)."
+    : 'Check that the folder is writable and the file is not damaged (Output > Strata has the details).';
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0] ?? text;
 }

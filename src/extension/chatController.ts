@@ -1,65 +1,142 @@
+import type { EngineEvent } from '../engine/engineEvents';
 import type { Logger } from '../engine/ports';
-import type { ApiKeySource, HostToWebview, WebviewToHost } from '../shared/webviewMessages';
+import type { TaskSession } from '../host/openTaskSession';
+import { StrataError } from '../shared/strataError';
+import type { ApiKeySource, HostCommand, HostToWebview, UsageView, WebviewToHost } from '../shared/webviewMessages';
+import type { ApprovalDecision, ApprovalRequest } from '../task/tools/tool';
+import { ApprovalBroker, type AutoApprove } from './approvalBroker';
 import type { ClampedSettings } from './clampSettings';
+import { taskEventMessages } from './taskEventMessages';
 
-/** What the controller needs from the host; the view provider and extension.ts supply it. */
+/** A Task session as the extension opened it, with the latest request body for "Show Last Request". */
+export interface OpenedSession {
+  session: TaskSession;
+  lastRequest(): { body: Record<string, unknown>; at: number } | undefined;
+}
+
+/** What the controller needs from the editor; extension.ts supplies it (tests pass plain functions). */
 export interface ChatHost {
   send(message: HostToWebview): void;
   apiKeySource(): Promise<ApiKeySource>;
-  runCommand(command: string): void;
+  runCommand(command: HostCommand): void;
   newSessionId(): string;
+  /**
+   * Opens the Task session `sessionId` (new, or resumed from the archive after a settings or key
+   * change). Throws an error whose message tells the user what to do (no key, no folder, no SQLite).
+   */
+  openSession(sessionId: string, approve: (request: ApprovalRequest) => Promise<ApprovalDecision>): Promise<OpenedSession>;
+  autoApprove(): AutoApprove;
+  /** The status bar meter. */
+  showUsage(usage: UsageView): void;
   logger: Logger;
 }
 
-/** Shown when a message is sent before the Task loop is wired in: honest, no made-up answer. */
-export const CHAT_UNAVAILABLE =
-  'Chat is not available yet in this build: the Task loop that talks to the model is not wired into the extension. Your message was not sent anywhere.';
+/** What Condense Now did: nothing to condense, refused while a turn runs, or the engine's events. */
+export type CondenseOutcome = { kind: 'no_session' } | { kind: 'busy' } | { kind: 'done'; events: EngineEvent[] };
+
+interface Running {
+  requestId: string;
+  abort: AbortController;
+  done: Promise<void>;
+}
 
 /**
- * Thin coordinator between the webview and the (future) Task loop: it routes validated
- * webview messages, owns one AbortController per running request (Stop), and pushes
- * settings, key status and storage status. It never holds the webview itself.
+ * Thin coordinator between the webview and the Task loop. It opens one Task session lazily (at
+ * the first message), runs one turn or condense at a time, maps Task events to webview messages
+ * and routes approvals. It never holds the webview, and the Task never holds it.
  */
 export class ChatController {
   private sessionId: string;
-  private readonly running = new Map<string, AbortController>();
+  private opening: Promise<OpenedSession> | undefined;
+  private opened: OpenedSession | undefined;
+  /** Settings or the key changed: the open session is reopened (resumed) before the next turn. */
+  private stale = false;
+  private running: Running | undefined;
+  private condenseCount = 0;
+  private readonly approvals: ApprovalBroker;
 
   constructor(private readonly host: ChatHost) {
     this.sessionId = host.newSessionId();
+    this.approvals = new ApprovalBroker((m) => host.send(m), () => host.autoApprove());
   }
 
   get currentSessionId(): string {
     return this.sessionId;
   }
 
+  /** The latest Messages API request body of this session, as sent. */
+  lastRequest(): { body: Record<string, unknown>; at: number } | undefined {
+    return this.opened?.lastRequest();
+  }
+
   handle(message: WebviewToHost): void {
     switch (message.type) {
       case 'webview/ready':
         this.host.send({ type: 'session/started', sessionId: this.sessionId });
+        this.approvals.resendPending();
         void this.pushApiKeyStatus();
         return;
       case 'chat/send':
-        void this.startTurn(message.requestId);
+        void this.startTurn(message.requestId, message.text);
         return;
       case 'chat/stop':
-        this.running.get(message.requestId)?.abort();
+        if (this.running?.requestId === message.requestId) this.stopRunning('The user stopped the task.');
         return;
       case 'session/new':
-        this.newSession(message.requestId);
+        void this.newSession(message.requestId);
         return;
       case 'command/run':
         this.host.runCommand(message.command);
         return;
+      case 'approval/respond':
+        if (!this.approvals.respond(message.requestId, message.approved, message.feedback)) this.host.logger.warn(`approval ${message.requestId} is not open (already settled or stopped)`);
+        return;
     }
   }
 
-  /** Starts an empty session: stops whatever runs and tells the webview to clear its list. */
-  newSession(requestId?: string): void {
-    for (const controller of this.running.values()) controller.abort();
-    this.running.clear();
+  /** Stops what runs, closes the session and starts an empty one; the webview clears its list. */
+  async newSession(requestId?: string): Promise<void> {
+    const running = this.running;
+    this.stopRunning('The user started a new session.');
+    await running?.done;
+    await this.closeSession();
     this.sessionId = this.host.newSessionId();
     this.host.logger.info(`session ${this.sessionId} started`);
     this.host.send(requestId ? { type: 'session/started', requestId, sessionId: this.sessionId } : { type: 'session/started', sessionId: this.sessionId });
+  }
+
+  /** Condenses the open session now; its events show as rows in the chat flow. */
+  async condenseNow(signal: AbortSignal): Promise<CondenseOutcome> {
+    if (this.running) return { kind: 'busy' };
+    const opened = this.opened;
+    if (!opened) return { kind: 'no_session' };
+    const requestId = `condense-${++this.condenseCount}`;
+    const abort = new AbortController();
+    let events: EngineEvent[] = [];
+    const done = (async () => {
+      try {
+        events = await opened.session.engine.condenseNow(AbortSignal.any([signal, abort.signal]));
+      } catch (error) {
+        // The engine throws instead of reporting when it cannot lay the prompt out between turns.
+        const message = error instanceof Error ? error.message : String(error);
+        this.host.logger.error(`condense now: ${message}`);
+        this.host.send({ type: 'chat/error', requestId, code: 'condense_failed', message: `Condense Now failed in the engine (${message}). The conversation goes on; send a message to continue.` });
+        return;
+      }
+      for (const event of events) this.host.send({ type: 'chat/engineEvent', requestId, event });
+    })();
+    this.running = { requestId, abort, done };
+    try {
+      await done;
+    } finally {
+      this.running = undefined;
+    }
+    return { kind: 'done', events };
+  }
+
+  /** A setting or the key changed: the next turn reopens the session with the new values (same id, resumed). */
+  invalidateSession(): void {
+    if (this.opened || this.opening) this.stale = true;
   }
 
   pushSettings(settings: ClampedSettings): void {
@@ -70,20 +147,98 @@ export class ChatController {
     this.host.send({ type: 'apiKey/status', source: await this.host.apiKeySource() });
   }
 
-  private async startTurn(requestId: string): Promise<void> {
+  /** Stops the turn, refuses open approvals and closes the session (deactivation). */
+  async dispose(): Promise<void> {
+    const running = this.running;
+    this.stopRunning('The editor is closing.');
+    await running?.done;
+    await this.closeSession();
+  }
+
+  private async startTurn(requestId: string, text: string): Promise<void> {
+    if (this.running) {
+      this.host.send({ type: 'chat/error', requestId, code: 'task_busy', message: 'Strata is still busy with the previous message or a condense; stop it or wait, then send again.' });
+      this.host.send({ type: 'chat/idle', requestId, reason: 'failed' });
+      return;
+    }
     const abort = new AbortController();
-    this.running.set(requestId, abort);
+    const done = this.runTurn(requestId, text, abort.signal);
+    this.running = { requestId, abort, done };
+    try {
+      await done;
+    } finally {
+      if (this.running?.requestId === requestId) this.running = undefined;
+    }
+  }
+
+  private async runTurn(requestId: string, text: string, signal: AbortSignal): Promise<void> {
+    let idle = false;
+    const emit = (message: HostToWebview) => {
+      if (message.type === 'chat/idle') idle = true;
+      this.host.send(message);
+    };
     try {
       if ((await this.host.apiKeySource()) === 'none') {
-        this.host.send({ type: 'chat/error', requestId, code: 'no_api_key', message: 'No API key: run "Strata: Set API Key" or set ANTHROPIC_API_KEY, then send again.' });
+        emit({ type: 'chat/error', requestId, code: 'no_api_key', message: 'No API key: run "Strata: Set API Key" or set ANTHROPIC_API_KEY, then send again.' });
         return;
       }
-      // The Task loop (src/task) plugs in here: task.send(text, abort.signal) with its events
-      // mapped to chat/textDelta, chat/toolCall, chat/toolResult, chat/turnDone, chat/engineEvent.
-      this.host.send({ type: 'chat/error', requestId, code: 'chat_unavailable', message: CHAT_UNAVAILABLE });
+      const { session } = await this.session();
+      if (signal.aborted) return;
+      const off = session.task.onEvent((event) => {
+        if (event.type === 'turn_done') this.host.showUsage(event.report.layers);
+        for (const message of taskEventMessages(event, requestId)) emit(message);
+      });
+      try {
+        await session.task.send(text, signal);
+      } finally {
+        off();
+      }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.host.logger.error(`turn ${requestId}: ${message}`);
+      emit({ type: 'chat/error', requestId, code: error instanceof StrataError ? error.code : 'session_failed', message });
     } finally {
-      this.running.delete(requestId);
-      this.host.send({ type: 'chat/idle', requestId });
+      if (!idle) emit({ type: 'chat/idle', requestId, reason: signal.aborted ? 'stopped' : 'failed' });
     }
+  }
+
+  /** The open session, opened now if needed (reopened when stale); a failed open is retried next time. */
+  private async session(): Promise<OpenedSession> {
+    if (this.stale) {
+      this.stale = false;
+      await this.closeSession();
+    }
+    if (!this.opening) {
+      const approve = (request: ApprovalRequest) => this.approvals.ask(this.running?.requestId ?? 'none', request);
+      this.opening = this.host.openSession(this.sessionId, approve).then(
+        (opened) => {
+          this.opened = opened;
+          this.host.logger.info(`session ${opened.session.sessionId} opened (${opened.session.profile.id}, ${opened.session.profile.contextWindow}-token window)`);
+          return opened;
+        },
+        (error: unknown) => {
+          this.opening = undefined;
+          throw error;
+        },
+      );
+    }
+    return this.opening;
+  }
+
+  private async closeSession(): Promise<void> {
+    const opening = this.opening;
+    this.opening = undefined;
+    this.opened = undefined;
+    const opened = await opening?.catch(() => undefined);
+    try {
+      opened?.session.close();
+    } catch (error) {
+      this.host.logger.warn(`closing session ${opened?.session.sessionId}: ${String(error)}`);
+    }
+  }
+
+  private stopRunning(reason: string): void {
+    this.running?.abort.abort();
+    this.approvals.refuseAll(reason);
   }
 }

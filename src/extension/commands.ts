@@ -1,26 +1,48 @@
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from './apiKeyStore';
-import { COMMAND_IDS, type CommandId } from './commandIds';
 import type { ChatController } from './chatController';
+import { COMMAND_IDS, type CommandId } from './commandIds';
 import type { DisposableStore } from './disposableStore';
-
+import type { LastRequestDocument } from './lastRequestDocument';
 
 /** Says plainly that a command's backing work is not in this build, instead of pretending. */
 function notYet(what: string): () => void {
   return () => void vscode.window.showInformationMessage(`Strata: ${what} is not available yet in this build.`);
 }
 
-export function registerCommands(store: DisposableStore, deps: { chat: ChatController; apiKeys: ApiKeyStore; extensionId: string }): void {
+export function registerCommands(store: DisposableStore, deps: { chat: ChatController; apiKeys: ApiKeyStore; lastRequest: LastRequestDocument; extensionId: string }): void {
   const handlers: Record<CommandId, () => unknown> = {
     'strata.newSession': async () => {
-      deps.chat.newSession();
+      await deps.chat.newSession();
       await vscode.commands.executeCommand('strata.chat.focus');
     },
-    'strata.condenseNow': notYet('Condense Now (it needs the Task loop, which is not wired in yet)'),
+    'strata.condenseNow': () => condenseNow(deps.chat),
     'strata.setApiKey': () => deps.apiKeys.promptAndStore(),
-    'strata.showLastRequest': notYet('Show Last Request (no request is sent until the Task loop is wired in)'),
+    'strata.showLastRequest': () => {
+      const last = deps.chat.lastRequest();
+      if (!last) return vscode.window.showInformationMessage('Strata: no request has been sent in this session yet.');
+      return deps.lastRequest.show(last.body);
+    },
     'strata.openSettings': () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${deps.extensionId}`),
     'strata.importSession': notYet('Import Session (Claude Code and Cline transcripts)'),
   };
   for (const id of COMMAND_IDS) store.add(vscode.commands.registerCommand(id, handlers[id]));
+}
+
+/** Condense Now under a cancellable notification; the outcome also shows as a row in the chat. */
+async function condenseNow(chat: ChatController): Promise<void> {
+  const outcome = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: 'Strata: condensing the conversation', cancellable: true },
+    async (_progress, token) => {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      try {
+        return await chat.condenseNow(abort.signal);
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+  if (outcome.kind === 'no_session') void vscode.window.showInformationMessage('Strata: nothing to condense yet: no message has been sent in this session.');
+  else if (outcome.kind === 'busy') void vscode.window.showInformationMessage('Strata: a turn is running; stop it or wait for its answer, then condense.');
 }

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../engine/ports';
+import type { EngineSettings } from '../shared/engineSettings';
 import { clampSettings, type ClampedSettings } from './clampSettings';
+import { engineSettingSpecs, settingName } from './settingsSpec';
 import type { Disposable } from './disposableStore';
 
 /**
@@ -25,6 +27,22 @@ export class StrataConfig implements Disposable {
 
   get settings(): ClampedSettings {
     return this.current;
+  }
+
+  /**
+   * The engine settings the user set somewhere (user, workspace or folder), clamped. A Task
+   * session gets only these: what is left unset comes from the model's profile (its window,
+   * its output reserve), not from this manifest's defaults.
+   */
+  explicitEngineSettings(): Partial<EngineSettings> {
+    const configuration = vscode.workspace.getConfiguration();
+    const out: Partial<EngineSettings> = {};
+    for (const spec of engineSettingSpecs()) {
+      const seen = configuration.inspect(settingName(spec.key));
+      const set = seen && [seen.globalValue, seen.workspaceValue, seen.workspaceFolderValue].some((v) => v !== undefined);
+      if (set) Object.assign(out, { [spec.key]: this.current.engine[spec.key] });
+    }
+    return out;
   }
 
   onDidChange(listener: (settings: ClampedSettings) => void): Disposable {

@@ -8,11 +8,14 @@ import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { registerCommands } from './commands';
 import { StrataConfig } from './config';
 import { DisposableStore } from './disposableStore';
+import { LastRequestDocument } from './lastRequestDocument';
 import { createOutputLogger } from './outputLogger';
+import { sessionOpener } from './sessionOpener';
 import { StrataStatusBar } from './statusBar';
 
 /** Everything activate() creates; disposed in reverse order by deactivate(). */
 let store: DisposableStore | undefined;
+let chat: ChatController | undefined;
 
 /**
  * Wires the pieces: settings, API key, status bar, chat view, archive view, commands.
@@ -28,36 +31,63 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const statusBar = s.add(new StrataStatusBar());
 
   let view: ChatViewProvider | undefined;
-  const chat = new ChatController({
+  const storageDir = context.globalStorageUri.fsPath;
+  chat = new ChatController({
     send: (message) => view?.send(message),
     apiKeySource: () => apiKeys.source(),
     runCommand: (command) => void vscode.commands.executeCommand(command),
-    newSessionId: () => randomUUID(),
+    newSessionId,
+    openSession: sessionOpener({ config, apiKeys, storageDir, logger }),
+    autoApprove: () => ({ writes: config.settings.model.autoApproveWrites, commands: config.settings.model.autoApproveCommands }),
+    showUsage: (usage) => statusBar.showUsage(usage),
     logger,
   });
-  view = s.add(new ChatViewProvider(context.extensionUri, (message) => chat.handle(message), logger));
+  const c = chat;
+  view = s.add(new ChatViewProvider(context.extensionUri, (message) => c.handle(message), logger));
   s.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }));
 
-  chat.pushSettings(config.settings);
-  s.add(config.onDidChange((settings) => chat.pushSettings(settings)));
-  s.add(apiKeys.onDidChange(() => void chat.pushApiKeyStatus()));
+  c.pushSettings(config.settings);
+  // New settings or a new key apply from the next message: the session is reopened (resumed) then.
+  s.add(
+    config.onDidChange((settings) => {
+      c.pushSettings(settings);
+      c.invalidateSession();
+    }),
+  );
+  s.add(
+    apiKeys.onDidChange(() => {
+      void c.pushApiKeyStatus();
+      c.invalidateSession();
+    }),
+  );
 
   const archiveView = s.add(vscode.window.createTreeView(ARCHIVE_VIEW_ID, { treeDataProvider: new ArchiveTreeProvider() }));
-  registerCommands(s, { chat, apiKeys, extensionId: context.extension.id });
+  const lastRequest = s.add(new LastRequestDocument());
+  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id });
 
-  const archive = await openArchive(context.globalStorageUri.fsPath, logger);
+  // A probe: the archive is opened and closed again, to say at once whether SQLite loads here.
+  // Each chat session opens it for itself (openTaskSession).
+  const archive = await openArchive(storageDir, logger);
   view.send({ type: 'storage/status', ok: archive.ok, message: archive.message });
   if (archive.ok) {
-    s.add({ dispose: () => archive.store.close() });
+    archive.store.close();
   } else {
     archiveView.message = archive.message;
     statusBar.showIdle('archive unavailable, see Output > Strata');
     void vscode.window.showWarningMessage(`Strata: ${archive.message}`);
   }
-  logger.info(`activated (session ${chat.currentSessionId})`);
+  logger.info(`activated (session ${c.currentSessionId})`);
 }
 
-export function deactivate(): void {
+/** Stops a running turn and closes the session (its archive) before the rest is disposed. */
+export async function deactivate(): Promise<void> {
+  await chat?.dispose();
+  chat = undefined;
   store?.dispose();
   store = undefined;
+}
+
+/** Session ids in the form openTaskSession gives: `s-<date>-<8 hex>`. */
+function newSessionId(): string {
+  return `s-${new Date().toISOString().slice(0, 10)}-${randomUUID().slice(0, 8)}`;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { platform, release } from 'node:os';
 import { AnthropicModelClient } from '../adapters/anthropicModelClient';
 import { GitignoreMatcher } from '../adapters/gitignoreMatcher';
+import { fetchUrlText } from '../adapters/httpUrlFetcher';
 import { NodeWorkspace } from '../adapters/nodeWorkspace';
 import { createTextSearcher } from '../adapters/ripgrepSearcher';
 import { ShellCommandRunner } from '../adapters/shellCommandRunner';
@@ -88,7 +89,8 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
   const maxOutput = Math.min(profile.maxOutputTokens, MAX_ANSWER_TOKENS);
   const settings = resolveEngineSettings({ contextWindow: profile.contextWindow, reservedOutputTokens: maxOutput, autoCondensePercent: profile.condensePercent, ...o.settings });
   const archive = openSqliteArchive(o.archivePath);
-  const tokenizer = createTiktokenTokenizer();
+  const learnedFactor = archive.tokenFactor(o.model);
+  const tokenizer = createTiktokenTokenizer(learnedFactor !== undefined ? { learnedFactor } : {});
   const workspace = new NodeWorkspace(o.workspaceRoot);
   const ignore = new GitignoreMatcher(workspace);
   const searcher = createTextSearcher(workspace, ignore);
@@ -137,10 +139,19 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
     maxOutputTokens: maxOutput,
     tools,
     toolContext,
-    mentions: { ...workspaceMentionSources(toolContext, commands), ...o.extraMentionSources },
+    mentions: { ...workspaceMentionSources(toolContext, commands), fetchUrl: (url, signal) => fetchUrlText(url, {}, signal), ...o.extraMentionSources },
     environment: () => ({ time: new Date(clock.now()).toISOString(), ...o.environment?.() }),
     tracker,
     clock,
+  });
+  // Each reported usage refines the tokenizer's factor; keep it for the next session of this model.
+  task.onEvent((event) => {
+    if (event.type !== 'turn_done' || !tokenizer.learned?.()) return;
+    try {
+      archive.saveTokenFactor(o.model, tokenizer.factor(), clock.now());
+    } catch (error) {
+      o.logger.warn(`The tokenizer calibration could not be saved: ${error instanceof Error ? error.message : String(error)}`);
+    }
   });
   return { sessionId, task, engine, archive, profile, tracker, systemText, toolDefinitions, exchangeTime: () => lastEngineTime, close: () => void engine.close() };
 }

@@ -69,7 +69,8 @@ export const apiKeySourceSchema = z.enum(['secretStorage', 'environment', 'none'
 export type ApiKeySource = z.infer<typeof apiKeySourceSchema>;
 
 /** Commands the webview may ask the host to run (buttons in calls to action). */
-export const hostCommandSchema = z.enum(['strata.setApiKey', 'strata.openSettings', 'strata.showLastRequest']);
+export const hostCommandSchema = z.enum(['strata.setApiKey', 'strata.openSettings', 'strata.showLastRequest', 'strata.condenseNow']);
+export type HostCommand = z.infer<typeof hostCommandSchema>;
 
 export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** Sent once the React app has mounted; the host flushes its queue after it. */
@@ -79,6 +80,8 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/stop'), requestId }),
   z.object({ type: z.literal('session/new'), requestId }),
   z.object({ type: z.literal('command/run'), command: hostCommandSchema }),
+  /** The user's answer to `approval/request` (same `requestId`); `feedback` goes to the model when refusing. */
+  z.object({ type: z.literal('approval/respond'), requestId, approved: z.boolean(), feedback: z.string().max(10_000).optional() }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
 
@@ -94,13 +97,23 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/textDelta'), requestId, text: z.string() }),
   z.object({ type: z.literal('chat/toolCall'), requestId, toolUseId: z.string(), name: z.string(), input: z.unknown() }),
   z.object({ type: z.literal('chat/toolResult'), requestId, toolUseId: z.string(), text: z.string(), isError: z.boolean() }),
-  /** A model call finished; `cost` in dollars as priced from the usage the API reported. */
-  z.object({ type: z.literal('chat/turnDone'), requestId, usage: usageSchema, cost: z.number().nonnegative() }),
+  /**
+   * A model call finished; `cost` in dollars as priced from the usage the API reported,
+   * `cacheHitRate` the share of the prompt read from the cache (0..1).
+   */
+  z.object({ type: z.literal('chat/turnDone'), requestId, usage: usageSchema, cost: z.number().nonnegative(), cacheHitRate: z.number().min(0).max(1) }),
   z.object({ type: z.literal('chat/engineEvent'), requestId, event: engineEventSchema }),
   /** The request failed; `code` is a StrataError code, `message` says what to do. */
   z.object({ type: z.literal('chat/error'), requestId, code: z.string(), message: z.string() }),
   /** The loop has nothing left to do for `requestId`; the input is free again. */
-  z.object({ type: z.literal('chat/idle'), requestId }),
+  z.object({ type: z.literal('chat/idle'), requestId, reason: z.enum(['answered', 'stopped', 'failed', 'step_limit']).optional() }),
+  /**
+   * A write or a command waits for the user: `requestId` names this approval (the reply echoes
+   * it), `turnRequestId` the turn it belongs to, `summary` one line such as "run `npm test` in .".
+   */
+  z.object({ type: z.literal('approval/request'), requestId, turnRequestId: requestId, tool: z.string(), summary: z.string(), input: z.unknown() }),
+  /** The approval was decided (by the user, or refused because the turn stopped). */
+  z.object({ type: z.literal('approval/settled'), requestId, approved: z.boolean() }),
 ]);
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
 

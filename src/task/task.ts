@@ -53,6 +53,8 @@ export class Task {
   /** Tool results owed to the model because the user stopped before they were sent. */
   private owedResults: ToolResultBlock[] = [];
   private running = false;
+  /** Turns whose answer lacked the housekeeping the engine asked for. */
+  housekeepingMisses = 0;
 
   constructor(private readonly options: TaskOptions) {}
 
@@ -123,7 +125,11 @@ export class Task {
     const reported = result.usage.inputTokens + result.usage.cacheWriteTokens + result.usage.cacheReadTokens;
     if (reported > 0) this.options.tokenizer.observe(turn.tokens, reported);
     const cost = this.costs.add(result.usage, result.model);
-    this.emit({ type: 'turn_done', report: turnReport(turn, result.usage, cost, engineMs, modelMs) });
+    const protocol = parseProtocolBlocks(textOf(result.message));
+    // Housekeeping asked but not given (or invalid): the engine derives its own; the miss is counted.
+    const housekeeping = turn.housekeepingDue.length === 0 ? 'not_asked' : protocol.housekeeping ? 'applied' : 'missed';
+    if (housekeeping === 'missed') this.housekeepingMisses += 1;
+    this.emit({ type: 'turn_done', report: { ...turnReport(turn, result.usage, cost, engineMs, modelMs), housekeeping } });
 
     const stopped = result.stopReason === 'aborted';
     const answer = stopped ? withNote(result.message, STOPPED_NOTE) : result.message;
@@ -147,7 +153,7 @@ export class Task {
     }
     // A context request in an answer that called no tool is served at once: the engine adds
     // the retrieved exchanges to this follow-up input.
-    if (parseProtocolBlocks(textOf(answer)).contextRequests.length > 0) {
+    if (protocol.contextRequests.length > 0) {
       return { role: 'user', content: [{ type: 'text', text: 'The archived context you asked for follows. Continue the task.' }] };
     }
     this.emit({ type: 'idle', reason: 'answered' });

@@ -22,6 +22,8 @@ export interface TurnReport {
   /** Milliseconds spent assembling the prompt (the engine) and waiting for the model. */
   engineMs: number;
   modelMs: number;
+  /** Whether this turn asked for housekeeping, and whether the answer gave it in a valid form. */
+  housekeeping: 'not_asked' | 'applied' | 'missed';
 }
 
 /**

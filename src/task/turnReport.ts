@@ -4,7 +4,7 @@ import type { TurnCost } from './pricing';
 import type { TurnReport } from './taskEvents';
 
 /** The figures of one model call, from the engine's assembled turn and the API's usage. */
-export function turnReport(turn: AssembledTurn, usage: ModelUsage, cost: TurnCost, engineMs: number, modelMs: number): TurnReport {
+export function turnReport(turn: AssembledTurn, usage: ModelUsage, cost: TurnCost, engineMs: number, modelMs: number): Omit<TurnReport, 'housekeeping'> {
   const prompt = usage.inputTokens + usage.cacheWriteTokens + usage.cacheReadTokens;
   return {
     turn: turn.turn,

@@ -1,6 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Frame, type Page } from 'playwright-core';
+import { MessagesApiServer } from '../support/messagesApiServer';
+import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { startCodeServer, type CodeServer } from './codeServer';
 
 /**
@@ -12,17 +14,24 @@ const ROOT = process.cwd(); // runE2e.mjs runs the bundle from the project root
 const SHOTS = join(ROOT, 'test', 'e2e', 'screenshots');
 const VSIX = join(ROOT, 'dist', 'strata.vsix');
 const STEP_TIMEOUT_MS = 30_000;
+const HELLO = 'export const hello = "world";\n';
+/** Set through "Strata: Set API Key"; the local server only checks that every request carries it. */
+const API_KEY = 'sk-ant-e2e-local-server-0001';
+const FIRST_ANSWER = 'hello.ts exports one constant, hello, whose value is "world".';
 
-const baseSettings = { 'security.workspace.trust.enabled': false, 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'extensions.ignoreRecommendations': true,
-  // Typed JSON must land as typed (the suite types a whole settings.json into the editor).
-  'editor.autoClosingBrackets': 'never',
-  'editor.autoClosingQuotes': 'never',
-  'editor.formatOnType': false,
-};
+interface RecordedBody {
+  model: string;
+  stream?: boolean;
+  tools?: Array<{ name: string }>;
+  messages: unknown[];
+}
+
+const baseSettings = { 'security.workspace.trust.enabled': false, 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'extensions.ignoreRecommendations': true };
 
 async function main(): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
-  const server = await startCodeServer({ vsix: VSIX, settings: baseSettings, files: { 'hello.ts': 'export const hello = "world";\n' } });
+  const api = await MessagesApiServer.start({ models: [{ id: 'claude-sonnet-4-5', max_input_tokens: 200_000, max_tokens: 64_000 }] });
+  const server = await startCodeServer({ vsix: VSIX, settings: baseSettings, files: { 'hello.ts': HELLO } });
   const browser = await chromium.launch({
     executablePath: process.env.STRATA_CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -95,24 +104,91 @@ async function main(): Promise<void> {
     });
     await shot('threshold-70');
 
-    await check('an out-of-range threshold typed into settings.json is clamped, with a warning', async () => {
-      await runCommand(page!, 'Preferences: Open User Settings (JSON)');
-      const editor = page!.locator('.editor-instance .monaco-editor textarea').first();
-      await editor.waitFor({ timeout: STEP_TIMEOUT_MS });
-      await editor.focus();
-      await page!.keyboard.press('Control+A');
-      await page!.keyboard.insertText(JSON.stringify({ ...baseSettings, 'strata.autoCondensePercent': 150 }));
-      await page!.keyboard.press('Control+S');
+    await check('an out-of-range threshold written to the workspace settings.json is clamped, with a warning', async () => {
+      writeWorkspaceSettings(server, { 'strata.autoCondensePercent': 150 });
       await waitForText(webview.locator('[data-testid="auto-condense"]'), /auto-condense at 100%/);
       await page!.locator('.notifications-toasts').getByText(/strata.autoCondensePercent = 150 is outside 5..100; using 100/).first().waitFor({ timeout: STEP_TIMEOUT_MS });
     });
     await shot('threshold-clamped');
 
-    await check('Condense Now from the palette says it is not available yet', async () => {
+    await check('Condense Now before any message says there is nothing to condense', async () => {
       await runCommand(page!, 'Strata: Condense Now');
-      await page!.locator('.notifications-toasts').getByText(/Condense Now .* is not available yet in this build/).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+      await page!.locator('.notifications-toasts').getByText(/nothing to condense yet/).first().waitFor({ timeout: STEP_TIMEOUT_MS });
     });
-    await shot('condense-not-yet');
+    await shot('condense-nothing-yet');
+
+    await check('the base URL set in the workspace settings and a key set through Set API Key reach the extension', async () => {
+      writeWorkspaceSettings(server, { 'strata.baseUrl': api.url });
+      await waitForText(webview.locator('[data-testid="auto-condense"]'), /auto-condense at 70%/); // the 150 is gone: the file was read
+      await runCommand(page!, 'Strata: Set API Key');
+      const input = page!.locator('.quick-input-widget input[type="password"]');
+      await input.waitFor({ timeout: STEP_TIMEOUT_MS });
+      await input.fill(API_KEY);
+      await page!.keyboard.press('Enter');
+      await webview.locator('[data-testid="no-api-key"]').waitFor({ state: 'detached', timeout: STEP_TIMEOUT_MS });
+    });
+    await shot('key-set');
+
+    await check('a streamed answer from the local Messages API appears in the chat', async () => {
+      api.enqueue(textAnswer(FIRST_ANSWER, { input_tokens: 1200, cache_creation_input_tokens: 3000, output_tokens: 12 }));
+      await send(webview, 'What does hello.ts export?');
+      await waitForText(webview.locator('.msg.assistant').last(), new RegExp(escape(FIRST_ANSWER)));
+      await webview.locator('[data-testid="send"]').waitFor({ timeout: STEP_TIMEOUT_MS });
+      await waitForText(webview.locator('.meter-label'), /tokens \(/); // the meter shows the turn's usage
+    });
+    await shot('streamed-answer');
+
+    await check('an edit_file call is shown, asks for approval, and Approve changes the file on disk', async () => {
+      api.enqueue(toolAnswer('edit_file', { path: 'hello.ts', edits: [{ search: '"world"', replace: '"strata"' }] }, 'I will change the greeting.'), textAnswer('Done: hello is now "strata".'));
+      await send(webview, 'Make hello.ts say strata');
+      await webview.locator('[data-testid="approval"][data-state="pending"]').waitFor({ timeout: STEP_TIMEOUT_MS });
+      await expectText(webview.locator('[data-testid="approval"]'), /edit hello\.ts \(1 block\)/);
+      await webview.locator('[data-testid="tool-row"][data-tool="edit_file"]').waitFor({ timeout: STEP_TIMEOUT_MS });
+      if (readFileSync(join(server.workspace, 'hello.ts'), 'utf8') !== HELLO) throw new Error('hello.ts changed before the edit was approved');
+      await shot('approval-asked');
+      await webview.locator('[data-testid="approve"]').click();
+      await waitFor(() => readFileSync(join(server.workspace, 'hello.ts'), 'utf8') === 'export const hello = "strata";\n', 'hello.ts to say "strata" on disk');
+      await webview.locator('[data-testid="tool-row"][data-done="ok"]').waitFor({ timeout: STEP_TIMEOUT_MS });
+      await waitForText(webview.locator('.msg.assistant').last(), /Done: hello is now "strata"\./);
+      await webview.locator('[data-testid="send"]').waitFor({ timeout: STEP_TIMEOUT_MS });
+    });
+    await shot('edit-approved');
+
+    await check('clicking Condense sends a condensing request and shows its row in the chat', async () => {
+      api.enqueue(textAnswer('Summary: the user asked what hello.ts exports.'));
+      const before = api.messageRequests.length;
+      await webview.locator('[data-testid="condense"]').click();
+      const row = webview.locator('[data-testid="engine-event"][data-event="condense_context"], .msg.error[data-code="condense_failed"]');
+      await row.first().waitFor({ timeout: STEP_TIMEOUT_MS });
+      console.log(`e2e:      condense row: ${await row.first().innerText()}`);
+      if (api.messageRequests.length !== before + 1) throw new Error(`expected one condensing request, the server got ${api.messageRequests.length - before}`);
+    });
+    await shot('condensed');
+
+    await check('the requests the server recorded: the key, the tools, cache marks, the user text, the tool result', async () => {
+      const bodies = api.messageRequests.map((r) => r.body as RecordedBody);
+      if (bodies.length !== 4) throw new Error(`expected 4 Messages API requests (answer, tool call, answer, condense), got ${bodies.length}`);
+      // The SDK sends the key as a bearer token.
+      for (const r of api.messageRequests) if (r.headers.authorization !== `Bearer ${API_KEY}`) throw new Error('a request did not carry the key set through Set API Key');
+      for (const body of bodies.slice(0, 3)) {
+        const tools = (body.tools ?? []).map((t) => t.name);
+        for (const name of ['read_file', 'edit_file', 'execute_command', 'recall']) if (!tools.includes(name)) throw new Error(`tool ${name} missing from a request: ${tools.join(', ')}`);
+        const marks = JSON.stringify(body).split('"cache_control"').length - 1;
+        if (marks < 1 || marks > 4) throw new Error(`expected 1..4 cache_control marks, found ${marks}`);
+        if (body.stream !== true || body.model !== 'claude-sonnet-4-5') throw new Error(`unexpected model/stream: ${body.model} ${String(body.stream)}`);
+      }
+      const firstUser = JSON.stringify(bodies[0]!.messages.at(-1));
+      if (!firstUser.includes('What does hello.ts export?')) throw new Error(`the first request lacks the user text: ${firstUser.slice(0, 300)}`);
+      if (!/tool_result/.test(JSON.stringify(bodies[2]!.messages.at(-1)))) throw new Error('the third request does not carry the tool result');
+      if ((bodies[3]!.tools ?? []).length !== 0 || !JSON.stringify(bodies[3]!.messages).includes('What does hello.ts export?')) throw new Error('the condensing request is not a summary of the first exchange');
+    });
+
+    await check('Last request opens the request as sent in a read-only JSON editor', async () => {
+      await webview.locator('[data-testid="last-request"]').click();
+      await page!.locator('.tabs-container .tab').filter({ hasText: 'last-request.json' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+      await page!.locator('.editor-instance .view-lines').filter({ hasText: '"max_tokens"' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    });
+    await shot('last-request');
 
     if (consoleErrors.length > 0) throw new Error(`webview console errors:\n${consoleErrors.join('\n')}`);
     console.log(`e2e: all checks passed; screenshots in ${SHOTS}`);
@@ -123,6 +199,7 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await server.stop();
+    await api.close();
   }
 }
 
@@ -173,14 +250,49 @@ async function waitFor(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
+/**
+ * Replaces the workspace's .vscode/settings.json with `settings`. Not the user settings.json:
+ * code-server 4.100 does not notice outside edits to that file (a theme written there was
+ * still not applied after 12 s), while the workspace folder is watched (applied in ~4 s).
+ * Not typed through Monaco either: typing a whole file raced with the editor under load.
+ * The caller waits for the effect in the editor, with its own timeout.
+ */
+function writeWorkspaceSettings(server: CodeServer, settings: Record<string, unknown>): void {
+  mkdirSync(join(server.workspace, '.vscode'), { recursive: true });
+  writeFileSync(join(server.workspace, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
+}
+
+async function send(webview: Frame, text: string): Promise<void> {
+  await webview.locator('[data-testid="chat-input"] textarea').fill(text);
+  await webview.locator('[data-testid="send"]').click();
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Runs a palette command. Under load the palette can close again at once (focus moves when a
+ * settings file is re-read or a notification appears), so a palette that does not take the
+ * text is closed and opened again, up to three times.
+ */
 async function runCommand(page: Page, title: string): Promise<void> {
-  await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } });
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: STEP_TIMEOUT_MS });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
-  await page.keyboard.press('Enter');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } });
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ timeout: 10_000 });
+      await input.fill(`>${title}`, { timeout: 10_000 });
+      await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Enter');
+      return;
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      console.log(`e2e:      the palette did not take "${title}" (try ${attempt}); opening it again`);
+      await page.keyboard.press('Escape');
+    }
+  }
 }
 
 main().then(

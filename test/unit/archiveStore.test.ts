@@ -164,3 +164,54 @@ describe('SQLite archive (L5): a real file, reopened', () => {
     b.close();
   });
 });
+
+describe('SQLite archive: thinking blocks and tokenizer calibration', () => {
+  it('round-trips an answer with thinking and redacted thinking blocks', () => {
+    const path = tempPath();
+    const a = openSqliteArchive(path);
+    const withThinking: ArchivedExchange = {
+      ...exchange(1),
+      full: [
+        { role: 'user', content: [{ type: 'text', text: 'go' }] },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'plan first', signature: 'sig' }, { type: 'redacted_thinking', data: 'QUJD' }, { type: 'text', text: 'ok' }] },
+      ],
+    };
+    a.put(withThinking);
+    a.close();
+    const b = openSqliteArchive(path);
+    expect(b.get('s', 1)?.full).toEqual(withThinking.full);
+    expect(b.search('s', 'plan', 5).map((h) => h.seq)).toEqual([1]);
+    expect(b.search('s', 'QUJD', 5)).toEqual([]);
+    b.close();
+  });
+
+  it('keeps the tokenizer factor per model across reopening, the latest winning', () => {
+    const path = tempPath();
+    const a = openSqliteArchive(path);
+    expect(a.tokenFactor('claude-sonnet-5-5')).toBeUndefined();
+    a.saveTokenFactor('claude-sonnet-5-5', 1.1, 1);
+    a.saveTokenFactor('claude-sonnet-5-5', 1.17, 2);
+    a.saveTokenFactor('claude-haiku-5-5', 0.93, 3);
+    a.close();
+    const b = openSqliteArchive(path);
+    expect(b.tokenFactor('claude-sonnet-5-5')).toBe(1.17);
+    expect(b.tokenFactor('claude-haiku-5-5')).toBe(0.93);
+    b.close();
+  });
+
+  it('upgrades an archive of schema 1 in place, keeping its exchanges', () => {
+    const path = tempPath();
+    const a = openSqliteArchive(path);
+    a.put(exchange(1));
+    a.close();
+    const db = new Database(path);
+    db.exec('DROP TABLE token_calibration');
+    db.pragma('user_version = 1');
+    db.close();
+    const b = openSqliteArchive(path);
+    expect(b.get('s', 1)?.full).toEqual(exchange(1).full);
+    b.saveTokenFactor('m', 1.2, 1);
+    expect(b.tokenFactor('m')).toBe(1.2);
+    b.close();
+  });
+});

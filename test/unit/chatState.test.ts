@@ -32,7 +32,7 @@ describe('webview chatReducer', () => {
 
   it('adds each turn cost to the session cost and keeps the latest usage', () => {
     const usage = computeUsage(50_000, 200_000, 8_192, []);
-    const s = run({ type: 'chat/turnDone', requestId: 'r1', usage, cost: 0.25 }, { type: 'chat/turnDone', requestId: 'r2', usage, cost: 0.5 });
+    const s = run({ type: 'chat/turnDone', requestId: 'r1', usage, cost: 0.25, cacheHitRate: 0 }, { type: 'chat/turnDone', requestId: 'r2', usage, cost: 0.5, cacheHitRate: 0.5 });
     expect(s.sessionCost).toBe(0.75);
     expect(s.usage).toBe(usage);
   });
@@ -42,7 +42,7 @@ describe('webview chatReducer', () => {
     const s = run(
       { type: 'session/started', sessionId: 's1' },
       { type: 'local/sent', requestId: 'r1', text: 'q' },
-      { type: 'chat/turnDone', requestId: 'r1', usage, cost: 1 },
+      { type: 'chat/turnDone', requestId: 'r1', usage, cost: 1, cacheHitRate: 0 },
     );
     expect(chatReducer(s, { type: 'session/started', sessionId: 's1' })).toBe(s);
     const fresh = chatReducer(s, { type: 'session/started', requestId: 'n1', sessionId: 's2' });
@@ -52,5 +52,13 @@ describe('webview chatReducer', () => {
   it('shows errors as rows with their code', () => {
     const s = run({ type: 'chat/error', requestId: 'r1', code: 'no_api_key', message: 'No API key' });
     expect(s.items).toEqual([{ kind: 'error', id: 'r1:x0', code: 'no_api_key', message: 'No API key' }]);
+  });
+
+  it('shows an approval card once (even when sent again) and marks it decided', () => {
+    const ask = { type: 'approval/request' as const, requestId: 'r1:approval1', turnRequestId: 'r1', tool: 'edit_file', summary: 'edit a.ts (1 block)', input: {} };
+    const s = run({ type: 'local/sent', requestId: 'r1', text: 'go' }, ask, ask);
+    expect(s.items.filter((i) => i.kind === 'approval')).toEqual([{ kind: 'approval', id: 'r1:approval1', tool: 'edit_file', summary: 'edit a.ts (1 block)', input: {}, state: 'pending' }]);
+    expect(chatReducer(s, { type: 'local/approvalAnswered', requestId: 'r1:approval1', approved: true }).items[1]).toMatchObject({ state: 'approved' });
+    expect(chatReducer(s, { type: 'approval/settled', requestId: 'r1:approval1', approved: false }).items[1]).toMatchObject({ state: 'rejected' });
   });
 });

@@ -55,6 +55,18 @@ describe('strata chat (scripted through stdin)', () => {
     expect(result.stderr).toMatch(/\[e2 · [\d,]+\/[\d,]+ tokens \(full\) · cache 40% · \$0\.\d{4}\]/);
     expect(server.messageRequests).toHaveLength(3);
     for (const text of [result.stdout, result.stderr, readFileSync(archive, 'latin1'), readFileSync(record, 'utf8')]) expect(text).not.toContain(API_KEY);
+
+    // The recording replays to the very requests the chat sent.
+    const dump = join(temp.dir, 'dump.jsonl');
+    const replay = await run(['replay', record, '--dump', dump, '--quiet'], '');
+    expect(replay.stderr).toBe('');
+    expect(replay.code).toBe(0);
+    const replayed = readFileSync(dump, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; request: unknown });
+    const sent = server.messageRequests.map((r) => {
+      const { model: _m, max_tokens: _t, stream: _s, ...request } = r.body as Record<string, unknown>;
+      return request;
+    });
+    expect(replayed.filter((l) => l.kind === 'main').map((l) => l.request)).toEqual(sent);
   });
 
   it('refuses writes it cannot ask about (no terminal, no --yes) and tells the model', async () => {

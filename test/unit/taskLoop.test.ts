@@ -175,6 +175,22 @@ describe('Task loop over the real SDK and a local Messages API server', () => {
     expect(JSON.stringify(last?.full)).toContain('no complete answer');
   });
 
+  it('the tokenizer correction learned from reported usage is kept for the next session of the model', async () => {
+    session = await open();
+    server.enqueue(textAnswer('One.', { input_tokens: 9_000 }), textAnswer('Two.'));
+    await session.task.send('first');
+    const first = events.flatMap((e) => (e.type === 'turn_done' ? [e.report] : []))[0]!;
+    session.close();
+    events = [];
+    session = await open();
+    await session.task.send('second');
+    const second = events.flatMap((e) => (e.type === 'turn_done' ? [e.report] : []))[0]!;
+    // Unlearned, the engine keeps a 5% margin off its budget; calibrated from the archive, it does not.
+    expect(second.budget).toBeGreaterThan(first.budget);
+    // The prompt is larger than the raw estimate: the API reported more tokens than o200k counted.
+    expect(second.promptTokens).toBeGreaterThan(first.promptTokens);
+  });
+
   it('a stop keeps the partial answer, archived, and the session goes on', async () => {
     session = await open();
     server.enqueue(faults.stall(textAnswer('Partial words before the stall, then more'), 5_000, 4), textAnswer('Next.'));

@@ -31,12 +31,16 @@ export function App() {
     if (state.running) postToHost({ type: 'chat/stop', requestId: state.running });
   }, [state.running]);
   const newSession = useCallback(() => postToHost({ type: 'session/new', requestId: nextRequestId() }), []);
+  const answerApproval = useCallback((requestId: string, approved: boolean, feedback?: string) => {
+    dispatch({ type: 'local/approvalAnswered', requestId, approved });
+    postToHost({ type: 'approval/respond', requestId, approved, ...(feedback ? { feedback } : {}) });
+  }, []);
 
   return (
     <main className="strata">
-      <ContextPanel usage={state.usage} engine={state.engine} sessionCost={state.sessionCost} storage={state.storage} />
+      <ContextPanel usage={state.usage} engine={state.engine} sessionCost={state.sessionCost} cacheHitRate={state.cacheHitRate} storage={state.storage} busy={state.running !== undefined} />
       {state.apiKey === 'none' && <ApiKeyNotice />}
-      <MessageList items={state.items} />
+      <MessageList items={state.items} onApproval={answerApproval} />
       <Composer running={state.running !== undefined} onSend={send} onStop={stop} onNewSession={newSession} />
     </main>
   );

@@ -10,7 +10,9 @@ export type ChatItem =
   | { kind: 'assistant'; id: string; text: string }
   | { kind: 'tool'; id: string; name: string; input: unknown; result?: { text: string; isError: boolean } }
   | { kind: 'event'; id: string; event: EngineEventView }
-  | { kind: 'error'; id: string; code: string; message: string };
+  | { kind: 'error'; id: string; code: string; message: string }
+  /** A write or command waiting for the user; `state` changes once it is decided. */
+  | { kind: 'approval'; id: string; tool: string; summary: string; input: unknown; state: 'pending' | 'approved' | 'rejected' };
 
 /** Everything the chat view shows; changed only by `chatReducer`. */
 export interface ChatState {
@@ -24,6 +26,8 @@ export interface ChatState {
   usage: Usage | undefined;
   /** Dollars spent in this session, as priced from the usage the API reported. */
   sessionCost: number;
+  /** Share of the last prompt read from the prompt cache, 0..1; undefined before the first answer. */
+  cacheHitRate: number | undefined;
   storage: { ok: boolean; message: string } | undefined;
 }
 
@@ -36,11 +40,12 @@ export const initialChatState: ChatState = {
   model: undefined,
   usage: undefined,
   sessionCost: 0,
+  cacheHitRate: undefined,
   storage: undefined,
 };
 
-/** What the view itself does: the user sent text (shown at once, before any reply). */
-export type LocalAction = { type: 'local/sent'; requestId: string; text: string };
+/** What the view itself does: the user sent text (shown at once, before any reply), or answered an approval. */
+export type LocalAction = { type: 'local/sent'; requestId: string; text: string } | { type: 'local/approvalAnswered'; requestId: string; approved: boolean };
 
 /** Applies one validated host message (or local action) to the state. Pure. */
 export function chatReducer(state: ChatState, action: HostToWebview | LocalAction): ChatState {
@@ -54,7 +59,7 @@ export function chatReducer(state: ChatState, action: HostToWebview | LocalActio
     case 'storage/status':
       return { ...state, storage: { ok: action.ok, message: action.message } };
     case 'session/started':
-      return action.sessionId === state.sessionId ? state : { ...state, sessionId: action.sessionId, items: [], running: undefined, usage: undefined, sessionCost: 0 };
+      return action.sessionId === state.sessionId ? state : { ...state, sessionId: action.sessionId, items: [], running: undefined, usage: undefined, sessionCost: 0, cacheHitRate: undefined };
     case 'usage/updated':
       return { ...state, usage: action.usage };
     case 'chat/textDelta': {
@@ -72,12 +77,21 @@ export function chatReducer(state: ChatState, action: HostToWebview | LocalActio
         items: state.items.map((i) => (i.kind === 'tool' && i.id === action.toolUseId ? { ...i, result: { text: action.text, isError: action.isError } } : i)),
       };
     case 'chat/turnDone':
-      return { ...state, usage: action.usage, sessionCost: state.sessionCost + action.cost };
+      return { ...state, usage: action.usage, sessionCost: state.sessionCost + action.cost, cacheHitRate: action.cacheHitRate };
     case 'chat/engineEvent':
       return { ...state, items: [...state.items, { kind: 'event', id: `${action.requestId}:e${state.items.length}`, event: action.event }] };
     case 'chat/error':
       return { ...state, items: [...state.items, { kind: 'error', id: `${action.requestId}:x${state.items.length}`, code: action.code, message: action.message }] };
     case 'chat/idle':
       return state.running === action.requestId ? { ...state, running: undefined } : state;
+    case 'approval/request':
+      if (state.items.some((i) => i.id === action.requestId)) return state; // sent again after a reload
+      return { ...state, items: [...state.items, { kind: 'approval', id: action.requestId, tool: action.tool, summary: action.summary, input: action.input, state: 'pending' }] };
+    case 'approval/settled':
+    case 'local/approvalAnswered':
+      return {
+        ...state,
+        items: state.items.map((i) => (i.kind === 'approval' && i.id === action.requestId ? { ...i, state: action.approved ? 'approved' : 'rejected' } : i)),
+      };
   }
 }

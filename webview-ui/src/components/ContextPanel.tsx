@@ -1,5 +1,7 @@
+import VscodeButton from '@vscode-elements/react-elements/dist/components/VscodeButton.js';
 import type { EngineSettings } from '../../../src/shared/engineSettings';
 import type { Usage } from '../chatState';
+import { postToHost } from '../vscodeApi';
 
 /** Band edges of the meter, percent of (window - reserved output); same as bandFor() in src/engine/usage.ts. */
 const YELLOW_FROM = 61;
@@ -16,8 +18,15 @@ const LAYER_NAMES: Record<Usage['layers'][number]['layer'], string> = {
   retrieved: 'Retrieved',
 };
 
-/** The window meter (green/yellow/red bands), the stacked per-layer bar, and the thresholds in force. */
-export function ContextPanel(props: { usage: Usage | undefined; engine: EngineSettings | undefined; sessionCost: number; storage: { ok: boolean; message: string } | undefined }) {
+/** The window meter (green/yellow/red bands), the stacked per-layer bar, the thresholds in force, Condense and Last request. */
+export function ContextPanel(props: {
+  usage: Usage | undefined;
+  engine: EngineSettings | undefined;
+  sessionCost: number;
+  cacheHitRate: number | undefined;
+  storage: { ok: boolean; message: string } | undefined;
+  busy: boolean;
+}) {
   const { usage, engine } = props;
   const percent = usage ? Math.min(100, usage.percent) : 0;
   return (
@@ -33,6 +42,7 @@ export function ContextPanel(props: { usage: Usage | undefined; engine: EngineSe
           ? `${usage.used.toLocaleString()} of ${(usage.window - usage.reservedOutput).toLocaleString()} tokens (${usage.percent}%)`
           : 'No prompt sent yet in this session.'}
         {props.sessionCost > 0 && ` · session $${props.sessionCost.toFixed(4)}`}
+        {props.cacheHitRate !== undefined && <span data-testid="cache-hit"> · cache hit {Math.round(props.cacheHitRate * 100)}%</span>}
       </p>
       {usage && <LayerBar usage={usage} />}
       {engine && (
@@ -41,6 +51,14 @@ export function ContextPanel(props: { usage: Usage | undefined; engine: EngineSe
           <span data-testid="auto-condense">auto-condense at {engine.autoCondensePercent}%</span>
         </p>
       )}
+      <div className="panel-actions">
+        <VscodeButton secondary icon="fold" data-testid="condense" disabled={props.busy} title="Condense the conversation now (Strata: Condense Now)" onClick={() => postToHost({ type: 'command/run', command: 'strata.condenseNow' })}>
+          Condense
+        </VscodeButton>
+        <VscodeButton secondary icon="json" data-testid="last-request" title="Open the last request as sent (Strata: Show Last Request)" onClick={() => postToHost({ type: 'command/run', command: 'strata.showLastRequest' })}>
+          Last request
+        </VscodeButton>
+      </div>
       {props.storage && !props.storage.ok && (
         <p className="storage-error" role="alert" data-testid="storage-error">
           <span className="codicon codicon-warning" aria-hidden="true" /> {props.storage.message}
@@ -59,14 +77,18 @@ function LayerBar({ usage }: { usage: Usage }) {
           <div key={l.layer} className={`layer layer-${l.layer}`} style={{ width: `${(100 * l.used) / total}%` }} title={`${LAYER_NAMES[l.layer]}: ${l.used} / ${l.budget} tokens`} />
         ))}
       </div>
-      <ul className="layer-legend">
-        {usage.layers.map((l) => (
-          <li key={l.layer}>
-            <span className={`swatch layer-${l.layer}`} aria-hidden="true" />
-            {LAYER_NAMES[l.layer]}: {l.used.toLocaleString()} / {l.budget.toLocaleString()}
-          </li>
-        ))}
-      </ul>
+      {/* Folded by default: in a narrow sidebar the legend would push the conversation out of view. */}
+      <details className="layer-details">
+        <summary>Layers (tokens used / budget)</summary>
+        <ul className="layer-legend">
+          {usage.layers.map((l) => (
+            <li key={l.layer}>
+              <span className={`swatch layer-${l.layer}`} aria-hidden="true" />
+              {LAYER_NAMES[l.layer]}: {l.used.toLocaleString()} / {l.budget.toLocaleString()}
+            </li>
+          ))}
+        </ul>
+      </details>
     </div>
   );
 }

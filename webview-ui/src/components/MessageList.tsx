@@ -1,7 +1,10 @@
 import type { ChatItem, EngineEventView } from '../chatState';
+import { ApprovalCard } from './ApprovalCard';
 
-/** The chat flow: user and assistant text, tool rows, engine events, errors. */
-export function MessageList(props: { items: ChatItem[] }) {
+type AnswerApproval = (requestId: string, approved: boolean, feedback?: string) => void;
+
+/** The chat flow: user and assistant text, tool rows, approvals, engine events, errors. */
+export function MessageList(props: { items: ChatItem[]; onApproval: AnswerApproval }) {
   if (props.items.length === 0) {
     return (
       <section className="messages empty" data-testid="messages" aria-live="polite">
@@ -12,21 +15,23 @@ export function MessageList(props: { items: ChatItem[] }) {
   return (
     <section className="messages" data-testid="messages" aria-live="polite">
       {props.items.map((item) => (
-        <Row key={item.id} item={item} />
+        <Row key={item.id} item={item} onApproval={props.onApproval} />
       ))}
     </section>
   );
 }
 
-function Row({ item }: { item: ChatItem }) {
+function Row({ item, onApproval }: { item: ChatItem; onApproval: AnswerApproval }) {
   switch (item.kind) {
     case 'user':
       return <div className="msg user">{item.text}</div>;
     case 'assistant':
       return <div className="msg assistant">{item.text}</div>;
+    case 'approval':
+      return <ApprovalCard item={item} onAnswer={(approved, feedback) => onApproval(item.id, approved, feedback)} />;
     case 'tool':
       return (
-        <details className={`msg tool${item.result?.isError ? ' failed' : ''}`}>
+        <details className={`msg tool${item.result?.isError ? ' failed' : ''}`} data-testid="tool-row" data-tool={item.name} data-done={item.result ? (item.result.isError ? 'error' : 'ok') : 'running'}>
           <summary>
             <span className="codicon codicon-tools" aria-hidden="true" /> {item.name}
           </summary>
@@ -36,7 +41,7 @@ function Row({ item }: { item: ChatItem }) {
       );
     case 'event':
       return (
-        <div className="msg event">
+        <div className="msg event" data-testid="engine-event" data-event={item.event.type}>
           <span className="codicon codicon-fold" aria-hidden="true" /> {describeEvent(item.event)}
         </div>
       );

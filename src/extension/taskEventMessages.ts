@@ -1,0 +1,32 @@
+import type { HostToWebview } from '../shared/webviewMessages';
+import type { TaskEvent } from '../task/taskEvents';
+
+/**
+ * The webview messages one Task event becomes, for the turn the webview started as `requestId`.
+ * `exchange` (what the archive keeps) shows nothing; `idle` ends the turn with its reason.
+ * Pure: the controller sends what this returns, in order.
+ */
+export function taskEventMessages(event: TaskEvent, requestId: string): HostToWebview[] {
+  switch (event.type) {
+    case 'text':
+      return event.text ? [{ type: 'chat/textDelta', requestId, text: event.text }] : [];
+    case 'tool_call':
+      return [{ type: 'chat/toolCall', requestId, toolUseId: event.id, name: event.name, input: event.input }];
+    case 'tool_result':
+      return [{ type: 'chat/toolResult', requestId, toolUseId: event.id, text: event.text, isError: event.isError }];
+    case 'turn_done':
+      return [{ type: 'chat/turnDone', requestId, usage: event.report.layers, cost: event.report.cost.totalUsd, cacheHitRate: clamp01(event.report.cacheHitRate) }];
+    case 'engine':
+      return [{ type: 'chat/engineEvent', requestId, event: event.event }];
+    case 'error':
+      return [{ type: 'chat/error', requestId, code: event.code, message: event.message }];
+    case 'idle':
+      return [{ type: 'chat/idle', requestId, reason: event.reason }];
+    case 'exchange':
+      return [];
+  }
+}
+
+function clamp01(x: number): number {
+  return Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0;
+}

@@ -1,0 +1,44 @@
+import VscodeButton from '@vscode-elements/react-elements/dist/components/VscodeButton.js';
+import VscodeTextarea from '@vscode-elements/react-elements/dist/components/VscodeTextarea.js';
+import { useState } from 'react';
+import type { ChatItem } from '../chatState';
+
+type Approval = Extract<ChatItem, { kind: 'approval' }>;
+
+/** A write or a command waiting for the user: Approve, or Reject with optional words for the model. */
+export function ApprovalCard(props: { item: Approval; onAnswer(approved: boolean, feedback?: string): void }) {
+  const { item } = props;
+  const [feedback, setFeedback] = useState('');
+  return (
+    <div className={`msg approval ${item.state}`} data-testid="approval" data-state={item.state} role="group" aria-label={`Approval for ${item.tool}`}>
+      <p>
+        <span className="codicon codicon-shield" aria-hidden="true" /> Strata wants to {item.summary}
+      </p>
+      <details>
+        <summary>Input</summary>
+        <pre>{JSON.stringify(item.input, null, 2)}</pre>
+      </details>
+      {item.state === 'pending' ? (
+        <>
+          <VscodeTextarea
+            data-testid="approval-feedback"
+            rows={2}
+            placeholder="Optional: why not, or what to do instead (sent to the model when you reject)"
+            value={feedback}
+            onInput={(e) => setFeedback((e.target as HTMLTextAreaElement).value)}
+          />
+          <div className="approval-actions">
+            <VscodeButton icon="check" data-testid="approve" onClick={() => props.onAnswer(true)}>
+              Approve
+            </VscodeButton>
+            <VscodeButton secondary icon="close" data-testid="reject" onClick={() => props.onAnswer(false, feedback.trim() || undefined)}>
+              Reject
+            </VscodeButton>
+          </div>
+        </>
+      ) : (
+        <p className="approval-state">{item.state === 'approved' ? 'Approved.' : 'Rejected.'}</p>
+      )}
+    </div>
+  );
+}
