@@ -5,7 +5,7 @@
  * Paths are relative to the folder it runs in (the repository, or a fixture folder in the test).
  */
 /** npm packages only adapter files may import (their @types too). */
-const ADAPTER_ONLY = '(^|node_modules/)(@types/)?(better-sqlite3|js-tiktoken|@anthropic-ai/sdk|ignore)(/|$)';
+const ADAPTER_ONLY = '(^|node_modules/)(@types/)?(better-sqlite3|js-tiktoken|@anthropic-ai/sdk|ignore|vscode-languageserver-protocol|vscode-jsonrpc|vscode-languageserver-types)(/|$)';
 const ZOD = '(^|node_modules/)zod(/|$)';
 
 module.exports = {

@@ -20,6 +20,7 @@ export const CHAT_USAGE = `usage: strata chat [options]
   --resume <id>         continue an archived session (its id is printed when a chat starts)
   --record <file>       also write the session as JSON Lines, replayable with strata replay
   --yes                 approve writes and commands without asking
+  --no-lsp              no LSP tools (definition, references, symbols, hover, diagnostics from typescript-language-server)
   --verbose             per turn, the engine's time against the model's
 The API key comes from ANTHROPIC_API_KEY. Without a terminal, stdin gives one message per line.
 Exit codes: 0 done, 1 a turn failed, 2 usage error.`;
@@ -63,6 +64,7 @@ export async function runChat(argv: string[], io: { stdin: NodeJS.ReadableStream
     frontEnd: 'strata chat (terminal)',
     approve,
     logger: stderrLogger(values.verbose),
+    ...(values['no-lsp'] ? {} : { language: 'typescript' as const }),
   });
   const recorder = values.record
     ? new SessionRecorder(values.record, { model: session.profile.id, system: session.systemText, tools: session.toolDefinitions, settings: session.engine.settings, sessionId: session.sessionId })
@@ -95,7 +97,7 @@ export async function runChat(argv: string[], io: { stdin: NodeJS.ReadableStream
   } finally {
     process.off('SIGINT', onSigint);
     lines.close();
-    session.close();
+    await session.close();
   }
   const total = session.task.sessionCost.totals;
   io.err(`session ${session.sessionId}: ${total.turns} calls, $${total.totalUsd.toFixed(4)}\n`);
@@ -111,6 +113,7 @@ const CHAT_OPTIONS = {
   resume: { type: 'string' },
   record: { type: 'string' },
   yes: { type: 'boolean', default: false },
+  'no-lsp': { type: 'boolean', default: false },
   verbose: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 } as const;

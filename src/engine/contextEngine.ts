@@ -274,8 +274,19 @@ export class ContextEngine {
   /** The user pressed Condense: condense now, whatever the usage. */
   async condenseNow(signal?: AbortSignal): Promise<EngineEvent[]> {
     const events: EngineEvent[] = [];
-    const before = this.state.pending ? this.build().tokens : 0;
-    await this.condenseOrSlide(this.nextSeq, before, events, [], signal, false);
+    if (!this.state.task) {
+      events.push({ type: 'warning', turn: this.nextSeq, message: 'Nothing to condense yet: the session has no exchanges.' });
+      return events;
+    }
+    // Between turns nothing is pending: sizes are measured as the next prompt would be with an
+    // empty input, which is then taken away again.
+    const measuring = !this.state.pending;
+    if (measuring) this.state.pending = { seq: this.nextSeq, createdAt: 0, input: [{ type: 'text', text: '…' }], calls: new Map(), originals: new Map(), inputTokens: 0, outputTokens: 0 };
+    try {
+      await this.condenseOrSlide(this.nextSeq, this.build().tokens, events, [], signal, false);
+    } finally {
+      if (measuring) this.state.pending = undefined;
+    }
     return events;
   }
 

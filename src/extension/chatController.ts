@@ -231,7 +231,7 @@ export class ChatController {
     this.opened = undefined;
     const opened = await opening?.catch(() => undefined);
     try {
-      opened?.session.close();
+      await opened?.session.close();
     } catch (error) {
       this.host.logger.warn(`closing session ${opened?.session.sessionId}: ${String(error)}`);
     }

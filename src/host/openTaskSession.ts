@@ -3,6 +3,8 @@ import { platform, release } from 'node:os';
 import { AnthropicModelClient } from '../adapters/anthropicModelClient';
 import { GitignoreMatcher } from '../adapters/gitignoreMatcher';
 import { fetchUrlText } from '../adapters/httpUrlFetcher';
+import { typescriptServerSpec } from '../adapters/languageServerSpec';
+import { LspLanguageService } from '../adapters/lspLanguageService';
 import { NodeWorkspace } from '../adapters/nodeWorkspace';
 import { createTextSearcher } from '../adapters/ripgrepSearcher';
 import { ShellCommandRunner } from '../adapters/shellCommandRunner';
@@ -17,6 +19,8 @@ import { resolveEngineSettings } from '../shared/engineSettings';
 import type { TurnEnvironment } from '../task/environment';
 import { systemPrompt } from '../task/environment';
 import { FileContextTracker } from '../task/fileContextTracker';
+import type { LanguageService } from '../task/languagePort';
+import { languageProblems } from '../task/languageProblems';
 import type { MentionSources } from '../task/mentions';
 import type { ModelClient } from '../task/modelClient';
 import type { ModelProfile } from '../task/modelProfiles';
@@ -25,7 +29,7 @@ import { ModelSummarizer } from '../task/modelSummarizer';
 import { recallTool } from '../task/recallTool';
 import { Task } from '../task/task';
 import type { ApprovalDecision, ApprovalRequest, ToolContext } from '../task/tools/tool';
-import { toolDefinitionsForApi, WORKSPACE_TOOLS } from '../task/tools/toolRegistry';
+import { toolDefinitionsForApi, workspaceTools } from '../task/tools/toolRegistry';
 import { workspaceMentionSources } from '../task/workspaceMentionSources';
 
 /** What a front end (the terminal chat, the extension) decides; everything else is wired here. */
@@ -52,6 +56,11 @@ export interface TaskSessionOptions {
   /** A model client other than the Anthropic SDK's (tests may pass a scripted one). */
   modelClient?: ModelClient;
   userInstructions?: string;
+  /**
+   * LSP tools and `@problems`: `'typescript'` spawns typescript-language-server on first use (no
+   * LSP tools, with a warning, when it does not resolve); the editor passes its own service.
+   */
+  language?: 'typescript' | LanguageService;
 }
 
 export interface TaskSession {
@@ -66,8 +75,8 @@ export interface TaskSession {
   toolDefinitions: ToolDefinition[];
   /** The time the engine gave the latest exchange, ms since epoch (a recording keeps it for replays). */
   exchangeTime(): number;
-  /** Flushes and closes the archive; call on exit. */
-  close(): void;
+  /** Flushes and closes the archive (at once), then stops a language server this session started. */
+  close(): Promise<void>;
 }
 
 /** Answer room requested per call: the profile's max output, capped so a prompt keeps its share. */
@@ -96,12 +105,15 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
   const searcher = createTextSearcher(workspace, ignore);
   const commands = new ShellCommandRunner(workspace.root);
   const tracker = new FileContextTracker(workspace);
+  const ownLanguage = o.language === 'typescript' ? typescriptLanguage(workspace.root, o.logger) : undefined;
+  const language = typeof o.language === 'object' ? o.language : ownLanguage;
   const toolContext = (signal: AbortSignal, mentionedPaths: ReadonlySet<string>): ToolContext => ({
     workspace,
     ignore,
     searcher,
     commands,
     tracker,
+    ...(language ? { language } : {}),
     mentionedPaths,
     approve: o.approve,
     signal,
@@ -111,7 +123,7 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
   const systemText = systemPrompt(stable, o.userInstructions);
   let engine: ContextEngine;
   const recall = recallTool({ retrieve: (ids, format) => engine.retrieve(ids, format), searchArchive: (q, n) => engine.searchArchive(q, n) });
-  const tools = [...WORKSPACE_TOOLS, recall];
+  const tools = [...workspaceTools(language), recall];
   const toolDefinitions = toolDefinitionsForApi(tools);
   try {
     engine = new ContextEngine({
@@ -129,6 +141,7 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
     });
   } catch (error) {
     archive.close();
+    await ownLanguage?.close();
     throw error;
   }
   const task = new Task({
@@ -139,7 +152,12 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
     maxOutputTokens: maxOutput,
     tools,
     toolContext,
-    mentions: { ...workspaceMentionSources(toolContext, commands), fetchUrl: (url, signal) => fetchUrlText(url, {}, signal), ...o.extraMentionSources },
+    mentions: {
+      ...workspaceMentionSources(toolContext, commands),
+      fetchUrl: (url, signal) => fetchUrlText(url, {}, signal),
+      ...(language ? { problems: languageProblems(language, () => tracker.tracked().map((f) => f.path)) } : {}),
+      ...o.extraMentionSources,
+    },
     environment: () => ({ time: new Date(clock.now()).toISOString(), ...o.environment?.() }),
     tracker,
     clock,
@@ -153,5 +171,19 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
       o.logger.warn(`The tokenizer calibration could not be saved: ${error instanceof Error ? error.message : String(error)}`);
     }
   });
-  return { sessionId, task, engine, archive, profile, tracker, systemText, toolDefinitions, exchangeTime: () => lastEngineTime, close: () => void engine.close() };
+  const close = async () => {
+    engine.close();
+    await ownLanguage?.close();
+  };
+  return { sessionId, task, engine, archive, profile, tracker, systemText, toolDefinitions, exchangeTime: () => lastEngineTime, close };
+}
+
+/** typescript-language-server for the workspace, started on first use; none (said once) when it is not installed. */
+function typescriptLanguage(root: string, logger: Logger): LspLanguageService | undefined {
+  const server = typescriptServerSpec();
+  if (!server) {
+    logger.warn('typescript-language-server or typescript does not resolve from this install: the session runs without LSP tools (npm install typescript-language-server@5 typescript@5).');
+    return undefined;
+  }
+  return new LspLanguageService({ root, server, logger });
 }

@@ -335,3 +335,19 @@ describe('step-wise output masking (outputMaskTokens)', () => {
     }
   });
 });
+
+describe('condenseNow between turns (the Condense button)', () => {
+  it('condenses with nothing pending, reports sizes, and the next turn goes on', async () => {
+    const { engine } = makeEngine();
+    expect(await engine.condenseNow()).toEqual([{ type: 'warning', turn: 1, message: 'Nothing to condense yet: the session has no exchanges.' }]);
+    // Ends with an answer: nothing is pending when the button is pressed.
+    await drive(engine, syntheticSession(8).slice(0, -1));
+    const events = await engine.condenseNow();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'condense_context', tokensBefore: expect.any(Number) });
+    engine.beginExchange(user(toolResult('tu8', 'ok'), text('and now?')));
+    const turn = await engine.assemble();
+    expect(turn.tokens).toBeLessThanOrEqual(turn.budget);
+    expect(JSON.stringify(turn.request.messages)).toContain('and now?');
+  });
+});

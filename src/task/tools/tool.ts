@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FileContextTracker } from '../fileContextTracker';
+import type { LanguageService } from '../languagePort';
 import type { CommandRunner, IgnoreMatcher, TextSearcher, Workspace } from '../workspacePort';
 
 /** What goes back to the model as the `tool_result` block. */
@@ -30,6 +31,8 @@ export interface ToolContext {
   searcher: TextSearcher;
   commands: CommandRunner;
   tracker: FileContextTracker;
+  /** Definitions, references, outlines, hovers and diagnostics; the LSP tools are offered only with one. */
+  language?: LanguageService;
   /**
    * Workspace-relative paths the user mentioned (`@/dist/`): ignored files at or under them may
    * be read, listed and searched. Anything else ignored is refused.

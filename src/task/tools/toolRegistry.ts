@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import type { LanguageService } from '../languagePort';
 import { editFileTool } from './editFile';
 import { executeCommandTool } from './executeCommand';
 import { listDefinitionsTool } from './listDefinitions';
 import { listFilesTool } from './listFiles';
+import { LSP_TOOLS } from './lspTools';
 import { readFileTool } from './readFile';
 import { searchFilesTool } from './searchFiles';
 import type { Tool } from './tool';
@@ -18,6 +20,14 @@ export const WORKSPACE_TOOLS: readonly Tool[] = [
   editFileTool,
   executeCommandTool,
 ];
+
+/**
+ * A session's workspace tools: `WORKSPACE_TOOLS`, then the five LSP tools when the session has a
+ * language service. Appended, so a session without one sends the same bytes as before.
+ */
+export function workspaceTools(language: LanguageService | undefined): readonly Tool[] {
+  return language ? [...WORKSPACE_TOOLS, ...LSP_TOOLS] : WORKSPACE_TOOLS;
+}
 
 /** One entry of the Messages API `tools` array. */
 export interface ApiToolDefinition {
