@@ -29,7 +29,7 @@ export const REPLAY_SPEC: CommandSpec = {
   options: {
     dump: { type: 'string', value: '<requests.jsonl>', default: 'none', description: 'write every request the engine would send (README, "The dump contract")' },
     window: { type: 'string', value: '<tokens>', default: '200000', description: "the model's context window" },
-    budget: { type: 'string', value: '<tokens>', default: '30000', description: "Strata's prompt budget; in force: min(budget, window - 8192), less 5% until API usage corrects the token counts" },
+    budget: { type: 'string', value: '<tokens>', default: '40000', description: "Strata's prompt budget ceiling; in force: min(budget, 80% of (window - 8192)), less 5% until API usage corrects the token counts" },
     archive: { type: 'string', value: '<file.sqlite>', default: 'a temporary file', description: 'the SQLite archive to write; each replay is a new session in it, earlier ones are kept' },
     resume: { type: 'string', value: '<sessionId|last>', default: 'none: a new session', description: 'continue that session of this file in --archive (last: the latest one, or a new one if none) after the exchanges it holds' },
     quiet: { type: 'boolean', default: 'off', description: 'print only the total line' },
@@ -51,7 +51,7 @@ export const BENCH_SPEC: CommandSpec = {
     sessions: { type: 'string', value: '<dir>', default: 'bench/sessions', description: 'folder of .jsonl sessions' },
     windows: { type: 'string', value: '<tokens,...>', default: DEFAULT_WINDOWS.join(','), description: 'context windows of the pressure sweep' },
     window: { type: 'string', value: '<tokens>', default: 'the --windows list', description: 'one window only (same as --windows <tokens>)' },
-    budget: { type: 'string', value: '<tokens>', default: '30000', description: "Strata's prompt budget; in force at each window: min(budget, window - 8192), less 5% (token counts uncorrected)" },
+    budget: { type: 'string', value: '<tokens>', default: '40000', description: "Strata's prompt budget ceiling; in force at each window: min(budget, 80% of (window - 8192)), less 5% (token counts uncorrected)" },
     set: { type: 'string', value: '<name=value,...>', default: 'none', description: 'engine settings, e.g. workingMemoryMax=15 (unknown names are an error)' },
     json: { type: 'string', value: '<file>', default: 'none', description: "write every window's figures, verdicts and the moonshot as JSON" },
     plot: { type: 'string', value: '<file.svg>', default: 'none', description: 'draw cost against span recall, one panel per window (the frontier)' },

@@ -32,9 +32,9 @@ export class HeaderLines {
       if (fits(lines)) return lines;
     }
     // Budgets too tight for aligned ranges: one range for all but the latest few, fewer until it fits.
-    for (let individual = Math.max(0, maxHeaders - 1); ; individual = Math.floor(individual / 2)) {
+    for (let individual = Math.min(n, Math.max(0, maxHeaders - 1)); ; individual = Math.floor(individual / 2)) {
       const start = n - individual;
-      const lines = [this.rangeLine(records, 0, start), ...all.slice(start)];
+      const lines = start > 0 ? [this.rangeLine(records, 0, start), ...all.slice(start)] : all;
       if (fits(lines) || individual === 0) return lines;
     }
   }
@@ -76,6 +76,8 @@ export class HeaderLines {
 
 /** The pieces of <strata_context>, each already within its layer budget. */
 export interface ArchiveBlockParts {
+  /** L0, the story so far as of this step (what working memory shows came after it). */
+  narrative?: string;
   index: string;
   /** Recently touched files as last shown, whose exchanges left working memory. */
   files?: string;
@@ -94,13 +96,15 @@ export function renderArchiveBlock(parts: ArchiveBlockParts): string {
   if (parts.summaries.length) sections.push('## Recent summaries (L3)', ...parts.summaries);
   if (parts.index) sections.push('## Reference index (L4)', parts.index);
   if (parts.files) sections.push('## Files as last shown (older reads of recently used files)', parts.files);
+  if (parts.narrative) sections.push(`<strata_narrative>\n${parts.narrative}\n</strata_narrative>`);
   sections.push('</strata_context>');
   return sections.join('\n');
 }
 
 /** Token count of the block text of each layer, for the usage breakdown (L4 counts the index and the file views). */
-export function archiveLayerTokens(parts: ArchiveBlockParts, tokenizer: Tokenizer): { L2: number; L3: number; L4: number } {
+export function archiveLayerTokens(parts: ArchiveBlockParts, tokenizer: Tokenizer): { L0: number; L2: number; L3: number; L4: number } {
   return {
+    L0: parts.narrative ? tokenizer.count(parts.narrative) : 0,
     L2: parts.headers.length ? tokenizer.count(parts.headers.join('\n')) : 0,
     L3: (parts.summaries.length ? tokenizer.count(parts.summaries.join('\n')) : 0) + (parts.condensed ? tokenizer.count(parts.condensed.text) : 0),
     L4: (parts.index ? tokenizer.count(parts.index) : 0) + (parts.files ? tokenizer.count(parts.files) : 0),

@@ -7,14 +7,14 @@ import type { CondenseCall } from './condenser';
 import { condense, slideWindow } from './condenser';
 import { callCost } from './engineEvents';
 import type { EngineEvent } from './engineEvents';
-import { effectiveBudget, newEngineState } from './engineState';
+import { effectiveBudget, layerBudgets, lowWatermark, newEngineState } from './engineState';
 import type { EngineState, Pressure } from './engineState';
 import type { Exchange } from './exchange';
 import type { FlushReport } from './archiveWriteQueue';
 import { ExchangeRecorder } from './exchangeRecorder';
 import type { LiveExchange } from './liveExchange';
 import { renderInput, renderOutput, sumTokens } from './liveExchange';
-import { emptyNarrative, renderNarrative } from './narrative';
+import { emptyNarrative } from './narrative';
 import type { ArchiveStore, Clock, Logger, RetrievalFormat, Summarizer, Tokenizer } from './ports';
 import { StrataError } from './ports';
 import { PROTOCOL_INSTRUCTIONS } from './protocolText';
@@ -131,37 +131,59 @@ export class ContextEngine {
     const events: EngineEvent[] = [];
     const condenseCalls: CondenseCall[] = [];
     const turn = pending.seq;
-    const relayerNow = (pressure: Pressure) => {
+    const low = lowWatermark(s);
+    let built = this.build();
+    const relayerNow = (pressure: Pressure, keep: number) => {
       state.pressure = pressure;
-      const masked = relayer(state, keepFor(pressure, s));
+      const masked = relayer(state, keep);
       events.push({ type: 'relayer', turn, foldedThrough: state.foldedThrough, pressure, masked });
     };
+    /** One step at no pressure: the oldest exchanges go down until the prompt is under the low watermark. */
+    /**
+     * One step: the oldest exchanges go down until the prompt is under the low watermark. It is
+     * taken at pressure 0 whenever that leaves at least half the gap between the watermarks free;
+     * only a floor too high for that (a tiny budget) squeezes harder, and only for this step.
+     */
+    const step = (keepAtMost = Infinity) => {
+      const roomy = Math.floor((low + budget) / 2);
+      let after = built;
+      for (let pressure: Pressure | undefined = 0; pressure !== undefined; pressure = morePressure(pressure)) {
+        const min = keepFor(pressure, s);
+        relayerNow(pressure, Math.min(keepAtMost, this.keepUnder(low, min)));
+        after = this.build();
+        // The first step adds <strata_context>; hand down more if that pushed the prompt back over the mark.
+        for (let again = 0; again < 3 && after.tokens > low && state.tail.length > min; again++) {
+          relayer(state, this.keepUnder(low, min));
+          after = this.build();
+        }
+        if (after.tokens <= roomy) break;
+      }
+      return after;
+    };
 
-    if (state.mode === 'layered' && state.tail.length > s.workingMemoryMax) relayerNow(0);
-    let built = this.build();
+    if (state.mode === 'layered' && state.tail.length > s.workingMemoryMax) built = step(s.workingMemoryMin);
     if (s.outputMaskTokens > 0 && maskableOutputTokens(state, s.outputMaskKeepRecent) >= s.outputMaskTokens) {
       const masked = maskCommandOutputs(state, s.outputMaskKeepRecent);
       const after = this.build();
       events.push({ type: 'outputs_masked', turn, masked, tokensBefore: built.tokens, tokensAfter: after.tokens });
       built = after;
     }
-    if (state.mode === 'full' && built.tokens > budget) {
-      relayerNow(0);
-      built = this.build();
-    }
-    const condenseAt = Math.floor((s.autoCondensePercent / 100) * (s.contextWindow - s.reservedOutputTokens));
-    if (built.tokens > condenseAt) {
-      built = await this.condenseOrSlide(turn, built.tokens, events, condenseCalls, signal);
-    }
+    if (built.tokens > budget) built = step();
     while (built.tokens > budget) {
       if (state.mode === 'layered' && state.tail.length > keepFor(state.pressure, s)) {
-        relayerNow(state.pressure);
+        relayerNow(state.pressure, keepFor(state.pressure, s));
       } else {
         const next = morePressure(state.pressure);
         if (next === undefined) break;
-        relayerNow(next);
+        relayerNow(next, keepFor(next, s));
       }
       built = this.build();
+    }
+    // Condensing is the last resort: only a prompt that layering could not bring under the
+    // condense threshold (a budget set above it, or a huge input) pays for a summarising call.
+    const condenseAt = Math.floor((s.autoCondensePercent / 100) * (s.contextWindow - s.reservedOutputTokens));
+    if (built.tokens > Math.min(budget, condenseAt)) {
+      built = await this.condenseOrSlide(turn, built.tokens, events, condenseCalls, signal);
     }
     if (built.tokens > budget) built = this.shrinkPending(budget);
     if (built.tokens > budget) {
@@ -170,8 +192,13 @@ export class ContextEngine {
         'budget_too_small',
       );
     }
+    let due = this.housekeepingDue(built.tokens, budget);
+    if (due.length > 0) {
+      const asked = this.build(due);
+      if (asked.tokens <= budget) built = asked;
+      else due = [];
+    }
     if (this.options.validateRequests) assertValidRequest(built.request, turn);
-    const due = this.housekeepingDue();
     const housekeepingTokens = due.length > 0 ? this.recorder.housekeepingTokens(due, this.state.narrative) : 0;
     const usage = computeUsage(built.tokens, s.contextWindow, s.reservedOutputTokens, layerUsage(state, built.request, built.tokens, built.notes, budget));
     return { turn, request: built.request, tokens: built.tokens, budget, usage, mode: state.mode, housekeepingDue: due, housekeepingTokens, condenseCalls, events };
@@ -283,24 +310,62 @@ export class ContextEngine {
   }
 
   /** The request as things stand, with its token count. */
-  private build(): { request: MessagesRequest; tokens: number; notes: TurnNotes } {
+  private build(due: number[] = []): { request: MessagesRequest; tokens: number; notes: TurnNotes } {
     const count = (t: string) => this.state.tokenizer.count(t);
     const notes: TurnNotes = {};
     if (this.state.mode === 'layered') {
-      notes.narrative = trimToTokens(renderNarrative(this.state.narrative), this.state.settings.narrativeMaxTokens, count);
-      const due = this.housekeepingDue();
       if (due.length > 0) notes.housekeepingAsk = `Housekeeping due: summarise ${due.map((d) => `e${d}`).join(', ')} and update the narrative.`;
     }
     const request = layoutRequest(this.state, notes);
     return { request, tokens: requestTokens(request, count), notes };
   }
 
-  /** Exchanges that the next re-layering step will hand down to L3, when that step is one turn away. */
-  private housekeepingDue(): number[] {
+  /**
+   * How many of the newest exchanges working memory can keep (at least `min`) so that the prompt
+   * falls under `target` tokens, estimated from each exchange's rendered size.
+   */
+  private keepUnder(target: number, min: number): number {
+    const tail = this.state.tail;
+    let tokens = this.build().tokens;
+    let keep = tail.length;
+    while (keep > min && tokens > target) {
+      const ex = tail[tail.length - keep]!;
+      tokens -= ex.inputTokens + ex.outputTokens;
+      keep -= 1;
+    }
+    return Math.min(tail.length, keep);
+  }
+
+  /**
+   * Exchanges the next re-layering step will hand down to L3, when the prompt (`tokens` now) is
+   * likely to pass the budget next turn, judged by the size of the last exchange; else none.
+   */
+  private housekeepingDue(tokens: number, budget: number): number[] {
     const s = this.state.settings;
-    if (this.state.mode !== 'layered' || this.state.tail.length + 1 <= s.workingMemoryMax) return [];
-    const leaving = this.state.tail.slice(0, this.state.tail.length + 1 - s.workingMemoryMin);
-    return leaving.slice(-s.summaryCount).map((ex) => ex.seq);
+    const tail = this.state.tail;
+    const last = tail[tail.length - 1];
+    const summaryCount = layerBudgets(s).summaryCount;
+    if (this.state.mode !== 'layered' || !last || summaryCount === 0) return [];
+    let keep: number;
+    if (tail.length + 1 > s.workingMemoryMax) {
+      keep = s.workingMemoryMin;
+    } else if (tokens + last.inputTokens + last.outputTokens > budget) {
+      const low = lowWatermark(s);
+      keep = tail.length;
+      let left = tokens;
+      while (keep > s.workingMemoryMin && left > low) {
+        const ex = tail[tail.length - keep]!;
+        left -= ex.inputTokens + ex.outputTokens;
+        keep -= 1;
+      }
+    } else {
+      return [];
+    }
+    // next turn this exchange joins working memory, so one more will leave than counted here
+    const leaving = tail.slice(0, Math.min(tail.length, tail.length + 1 - keep)).slice(-summaryCount).map((ex) => ex.seq);
+    // The model's summary is paid output (5x input): ask only where the derived one had to be cut to fit.
+    const count = (t: string) => this.state.tokenizer.count(t);
+    return leaving.filter((seq) => count(this.state.summaries.get(seq) ?? '') >= LOSSY_SUMMARY_SHARE * s.summaryMaxTokens);
   }
 
   /** Last resort: the pending input's blocks are cut to share what budget is left, tighter until it fits. */
@@ -319,6 +384,9 @@ export class ContextEngine {
     return built;
   }
 }
+
+/** A derived summary this close to its cap was cut to fit: the model's own is worth asking for. */
+const LOSSY_SUMMARY_SHARE = 0.9;
 
 /** Exchanges working memory keeps after a re-layering step at this pressure. */
 function keepFor(pressure: Pressure, s: EngineSettings): number {

@@ -66,7 +66,46 @@ export function newEngineState(settings: EngineSettings, tokenizer: Tokenizer, s
   };
 }
 
-/** The prompt budget actually in force: min(setting, window - reserve), tokens. */
+/** The prompt budget in force (the high watermark), tokens: a share of (window - reserve), capped by the absolute setting. */
 export function effectiveBudget(settings: EngineSettings): number {
-  return Math.min(settings.promptBudgetTokens, settings.contextWindow - settings.reservedOutputTokens);
+  const room = settings.contextWindow - settings.reservedOutputTokens;
+  const share = Math.floor((settings.promptBudgetPercent / 100) * room);
+  return Math.min(settings.promptBudgetTokens, share, room);
+}
+
+/** Where a re-layering step brings the prompt down to, tokens. */
+export function lowWatermark(settings: EngineSettings): number {
+  return Math.floor((settings.lowWatermarkPercent / 100) * effectiveBudget(settings));
+}
+
+/**
+ * Most of the prompt budget each part of <strata_context> and L0 may take, percent. Every part
+ * scales with the budget (a fixed size would crowd out working memory at a small budget and
+ * waste a large one); the token settings (maxHeaders x headerMaxTokens, summaryCount x
+ * summaryMaxTokens, indexMaxTokens, narrativeMaxTokens) cap them too.
+ */
+export const LAYER_SHARES = { headers: 8, summaries: 10, index: 2, narrative: 1 } as const;
+
+/** What each layer may use at the budget in force, tokens (counts for headers and summaries). */
+export interface LayerBudgets {
+  maxHeaders: number;
+  headerTokens: number;
+  summaryCount: number;
+  indexTokens: number;
+  fileViewTokens: number;
+  narrativeTokens: number;
+}
+
+export function layerBudgets(s: EngineSettings): LayerBudgets {
+  const budget = effectiveBudget(s);
+  const share = (percent: number) => Math.floor((percent / 100) * budget);
+  const headerTokens = Math.min(s.maxHeaders * s.headerMaxTokens, share(LAYER_SHARES.headers));
+  return {
+    maxHeaders: Math.min(s.maxHeaders, Math.max(10, Math.floor(headerTokens / s.headerMaxTokens))),
+    headerTokens,
+    summaryCount: Math.min(s.summaryCount, Math.floor(share(LAYER_SHARES.summaries) / s.summaryMaxTokens)),
+    indexTokens: Math.min(s.indexMaxTokens, share(LAYER_SHARES.index)),
+    fileViewTokens: share(s.fileViewPercent),
+    narrativeTokens: Math.min(s.narrativeMaxTokens, Math.max(50, share(LAYER_SHARES.narrative))),
+  };
 }

@@ -3,74 +3,124 @@ import type { ToolCall } from './toolOutput';
 import { fileReadBy, isEditTool } from './toolOutput';
 import { trimToTokens } from './text/trimToBudget';
 
-/** Shell commands that print a file: `cat f`, `sed -n '1,80p' f`, `head -50 f`, `nl f`. */
-const SHELL_VIEW = /^\s*(?:cat|head|tail|nl|sed\s+-n)\b[^|;&>]*?\s'?([\w./@+-]+\.[A-Za-z0-9]{1,8})'?\s*$/;
+/** A file operand: a path with an extension, optionally quoted. */
+const FILE_OPERAND = /^'?"?([\w./@+-]+\.[A-Za-z0-9]{1,8})'?"?$/;
+/** Programs that print (part of) a file named on their command line. */
+const PRINTERS = new Set(['cat', 'head', 'tail', 'nl', 'sed', 'grep', 'awk']);
+/** Programs that only narrow what the previous stage printed. */
+const FILTERS = new Set(['grep', 'head', 'tail', 'sed', 'nl', 'cut', 'awk']);
+/** Fragments kept per file: the newest partial views; a whole view replaces them all. */
+const MAX_FRAGMENTS = 6;
 
-/** The latest view of one file: the tool output that showed it, as working memory had it. */
-export interface FileView {
+/** What one call showed of a file: all of it (a plain read) or a part (a range, a grep, an edit's snippet). */
+export interface ShownFile {
   path: string;
+  whole: boolean;
+}
+
+/** One output that showed (part of) a file, as working memory had it. */
+export interface FileFragment {
   seq: number;
   text: string;
+}
+
+/** The views of one file: its newest fragments, oldest first. */
+export interface FileView {
+  path: string;
+  fragments: FileFragment[];
   /** Last exchange that read or changed the file. */
   lastTouch: number;
 }
 
 /** The file a call shows, for read tools, shell commands that print a file, and edits (their result is a snippet). */
 export function fileShownBy(call: ToolCall | undefined): string | undefined {
-  const read = fileReadBy(call);
-  if (read || !call) return read;
-  const input = (call.input ?? {}) as Record<string, unknown>;
-  if (isEditTool(call.name)) {
-    const path = input.file_path ?? input.path;
-    return typeof path === 'string' ? path : undefined;
-  }
-  const command = input.command;
-  if (typeof command !== 'string' || command.length > 300) return undefined;
-  return SHELL_VIEW.exec(command)?.[1];
+  return fileShownPart(call)?.path;
 }
 
 /**
- * Remembers, per file, the newest output that showed it (updated as exchanges complete), so
- * a re-layering step can keep recently touched files visible after their exchange leaves
- * working memory. Older views of the same file are replaced, never stacked.
+ * The file a call shows and whether whole: read tools (partial with an offset or limit), edits
+ * (their result is a snippet), and shell pipelines whose first stage prints one file (`cat f`,
+ * `sed -n '1,80p' f`, `grep -n x f`, `cat f | grep -n -A30 x`) and whose other stages only filter.
+ */
+export function fileShownPart(call: ToolCall | undefined): ShownFile | undefined {
+  if (!call) return undefined;
+  const input = (call.input ?? {}) as Record<string, unknown>;
+  const read = fileReadBy(call);
+  if (read) return { path: read, whole: input.offset === undefined && input.limit === undefined && input.view_range === undefined };
+  if (isEditTool(call.name)) {
+    const path = input.file_path ?? input.path;
+    return typeof path === 'string' ? { path, whole: false } : undefined;
+  }
+  const command = input.command;
+  return typeof command === 'string' && command.length <= 300 && !command.includes('\n') ? shellView(command) : undefined;
+}
+
+function shellView(command: string): ShownFile | undefined {
+  // `cd dir && cat f`: only the last command counts; anything that writes or runs more is not a view
+  const last = command.split('&&').map((c) => c.trim());
+  if (last.slice(0, -1).some((c) => !/^cd\s/.test(c))) return undefined;
+  const line = last[last.length - 1]!;
+  if (/[;>`]|\$\(|<</.test(line)) return undefined;
+  const stages = line.split('|').map((st) => st.trim().split(/\s+/));
+  const [first, ...rest] = stages;
+  if (!first || !PRINTERS.has(first[0] ?? '') || rest.some((st) => !FILTERS.has(st[0] ?? '') || st.slice(1).some((w) => FILE_OPERAND.test(w) && !w.startsWith('-')))) return undefined;
+  if (first[0] === 'sed' && first[1] !== '-n') return undefined;
+  if (first[0] === 'grep' && first.some((w) => /^-\w*[rR]/.test(w))) return undefined;
+  const operands = first.slice(1).filter((w) => !w.startsWith('-') && FILE_OPERAND.test(w));
+  const path = operands[operands.length - 1];
+  if (!path || (first[0] === 'grep' && operands.length > 1)) return undefined;
+  const whole = rest.length === 0 && (first[0] === 'cat' || first[0] === 'nl') && first.slice(1, -1).every((w) => w === '-n');
+  return { path: FILE_OPERAND.exec(path)![1]!, whole };
+}
+
+/**
+ * Remembers, per file, what the session was shown of it (updated as exchanges complete), so a
+ * re-layering step can keep recently used files visible after their exchange leaves working
+ * memory. A whole view replaces the file's older fragments; a partial one (a range, a grep, an
+ * edit's snippet) joins them, newest kept, duplicates and fragments it contains dropped.
  */
 export class FileViews {
   private readonly views = new Map<string, FileView>();
 
-  /** Takes the views an exchange's input shows; an edit's result (a snippet) only marks its file touched. */
+  /** Takes the views an exchange's input shows; an edit's result shows the changed lines. */
   observe(live: LiveExchange): void {
     for (const block of live.input) {
       if (block.type !== 'tool_result' || block.is_error) continue;
       const call = live.calls.get(block.tool_use_id);
-      const path = fileShownBy(call);
-      if (!path) continue;
-      const known = this.views.get(path);
-      if (call && isEditTool(call.name)) {
-        if (known) known.lastTouch = live.seq;
-        continue;
-      }
+      const shown = fileShownPart(call);
+      if (!shown) continue;
       const text = typeof block.content === 'string' ? block.content : block.content.map((b) => b.text).join('\n');
-      this.views.set(path, { path, seq: live.seq, text, lastTouch: live.seq });
+      const view = this.views.get(shown.path) ?? { path: shown.path, fragments: [], lastTouch: live.seq };
+      view.lastTouch = live.seq;
+      this.views.set(shown.path, view);
+      // an edit that says only "done" shows nothing of the file
+      if (call && isEditTool(call.name) && !text.includes('\n')) continue;
+      if (shown.whole) view.fragments = [{ seq: live.seq, text }];
+      else view.fragments = [...view.fragments.filter((f) => !text.includes(f.text)), { seq: live.seq, text }].slice(-MAX_FRAGMENTS);
     }
   }
 
   /**
-   * Views shown only by exchanges at or before `foldedThrough`, touched within `horizon`
-   * exchanges, newest first, within `maxTokens`. Deterministic for the same history.
+   * Fragments shown only by exchanges at or before `foldedThrough`, of files touched within
+   * `horizon` exchanges, most recently touched file first and newest fragment first, within
+   * `maxTokens`. Deterministic for the same history.
    */
   render(foldedThrough: number, horizon: number, maxTokens: number, count: (s: string) => number): string {
     if (maxTokens <= 0) return '';
     const chosen: string[] = [];
     let used = 0;
-    const candidates = [...this.views.values()]
-      .filter((v) => v.seq <= foldedThrough && foldedThrough - v.lastTouch < horizon)
+    const files = [...this.views.values()]
+      .filter((v) => foldedThrough - v.lastTouch < horizon)
       .sort((a, b) => b.lastTouch - a.lastTouch || (a.path < b.path ? -1 : 1));
-    for (const view of candidates) {
-      const piece = `### ${view.path} (as shown in e${view.seq})\n${view.text}`;
-      const cost = count(piece);
-      if (used + cost > maxTokens) continue;
-      chosen.push(piece);
-      used += cost;
+    for (const view of files) {
+      for (const fragment of [...view.fragments].reverse()) {
+        if (fragment.seq > foldedThrough) continue;
+        const piece = `### ${view.path} (as shown in e${fragment.seq})\n${fragment.text}`;
+        const cost = count(piece);
+        if (used + cost > maxTokens) continue;
+        chosen.push(piece);
+        used += cost;
+      }
     }
     return trimToTokens(chosen.join('\n'), maxTokens, count);
   }

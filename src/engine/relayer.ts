@@ -1,7 +1,9 @@
 import { renderArchiveBlock } from './archiveBlock';
 import type { EngineState, Pressure } from './engineState';
+import { layerBudgets } from './engineState';
 import { fileReadsOf, maskOutputs } from './liveExchange';
 import { trimToTokens } from './text/trimToBudget';
+import { renderNarrative } from './narrative';
 
 /**
  * One re-layering step: the oldest tail exchanges, all but the `keep` most recent, leave
@@ -54,20 +56,22 @@ function maskForPressure(state: EngineState): number {
 export function rebuildArchive(state: EngineState): void {
   const s = state.settings;
   const count = (t: string) => state.tokenizer.count(t);
+  const budgets = layerBudgets(s);
   const folded = state.headers.slice(0, state.foldedThrough);
-  const maxHeaders = state.pressure >= 4 ? Math.max(10, Math.floor(s.maxHeaders / 4)) : s.maxHeaders;
-  const headers = state.headerLines.render(folded, maxHeaders, maxHeaders * s.headerMaxTokens, count);
+  const maxHeaders = state.pressure >= 4 ? Math.max(10, Math.floor(budgets.maxHeaders / 4)) : budgets.maxHeaders;
+  const headers = state.headerLines.render(folded, maxHeaders, Math.min(budgets.headerTokens, maxHeaders * s.headerMaxTokens), count);
   const summaries: string[] = [];
-  const summaryCount = state.pressure >= 3 ? 0 : s.summaryCount;
+  const summaryCount = state.pressure >= 3 ? 0 : budgets.summaryCount;
   const firstSummarised = state.condensed ? state.condensed.throughSeq + 1 : 1;
   for (let seq = Math.max(firstSummarised, state.foldedThrough - summaryCount + 1); seq <= state.foldedThrough; seq++) {
     const summary = state.summaries.get(seq);
     if (summary) summaries.push(trimToTokens(summary.startsWith(`e${seq}`) ? summary : `e${seq}: ${summary}`, s.summaryMaxTokens, count));
   }
-  const indexBudget = state.pressure >= 3 ? 0 : s.indexMaxTokens;
+  const indexBudget = state.pressure >= 3 ? 0 : budgets.indexTokens;
   const index = trimToTokens(state.index.render(indexBudget, state.foldedThrough, count), indexBudget, count);
-  const files = state.fileViews.render(state.foldedThrough, s.fileViewHorizon, state.pressure >= 3 ? 0 : s.fileViewTokens, count);
-  state.archiveParts = { headers, summaries, index, ...(files ? { files } : {}), ...(state.condensed ? { condensed: state.condensed } : {}) };
+  const files = state.fileViews.render(state.foldedThrough, s.fileViewHorizon, state.pressure >= 3 ? 0 : budgets.fileViewTokens, count);
+  const narrative = trimToTokens(renderNarrative(state.narrative), budgets.narrativeTokens, count);
+  state.archiveParts = { narrative, headers, summaries, index, ...(files ? { files } : {}), ...(state.condensed ? { condensed: state.condensed } : {}) };
   state.archiveText = renderArchiveBlock(state.archiveParts);
   dropOldSummaries(state, summaryCount);
 }

@@ -1,13 +1,13 @@
 import type { ContentBlock, Message, MessagesRequest, TextBlock } from '../shared/messages';
 import { requestTokens, withBreakpoint } from './blockTokens';
 import type { EngineState } from './engineState';
+import { layerBudgets } from './engineState';
 import { orphanToText } from './liveExchange';
 import type { LayerUsage } from './usage';
 import { archiveLayerTokens } from './archiveBlock';
 
-/** The per-turn tail of the last user message: L0 and, on some turns, the housekeeping ask. */
+/** The per-turn tail of the last user message: on some turns, the housekeeping ask. */
 export interface TurnNotes {
-  narrative?: string;
   housekeepingAsk?: string;
 }
 
@@ -40,7 +40,6 @@ export function layoutRequest(state: EngineState, notes: TurnNotes): MessagesReq
   markEnd(messages, messages.length - 1);
   const last = messages[messages.length - 1]!;
   const extra: TextBlock[] = [];
-  if (notes.narrative) extra.push({ type: 'text', text: `<strata_narrative>\n${notes.narrative}\n</strata_narrative>` });
   if (notes.housekeepingAsk) extra.push({ type: 'text', text: notes.housekeepingAsk });
   if (extra.length) last.content = [...last.content, ...extra];
   // The end-of-system breakpoint already caches the tools before it; a caller's own mark on a tool would be a fifth.
@@ -64,18 +63,19 @@ export function layerUsage(state: EngineState, request: MessagesRequest, total: 
   const count = (s: string) => state.tokenizer.count(s);
   const s = state.settings;
   const systemUsed = requestTokens({ system: request.system, messages: [], tools: request.tools }, count);
-  const archive = state.foldedThrough > 0 && state.archiveParts ? archiveLayerTokens(state.archiveParts, state.tokenizer) : { L2: 0, L3: 0, L4: 0 };
-  const narrative = notes.narrative ? count(notes.narrative) : 0;
+  const archive = state.foldedThrough > 0 && state.archiveParts ? archiveLayerTokens(state.archiveParts, state.tokenizer) : { L0: 0, L2: 0, L3: 0, L4: 0 };
+  const narrative = archive.L0;
   const pendingUsed = state.pending?.inputTokens ?? 0;
   const l1Used = Math.max(0, total - systemUsed - archive.L2 - archive.L3 - archive.L4 - narrative - pendingUsed);
-  const archiveBudget = s.maxHeaders * s.headerMaxTokens + s.summaryCount * s.summaryMaxTokens + s.indexMaxTokens + s.fileViewTokens;
+  const b = layerBudgets(s);
+  const archiveBudget = b.headerTokens + b.summaryCount * s.summaryMaxTokens + b.indexTokens + b.fileViewTokens;
   return [
     { layer: 'system', budget: systemUsed, used: systemUsed },
-    { layer: 'L0', budget: s.narrativeMaxTokens, used: narrative },
-    { layer: 'L1', budget: Math.max(0, budget - systemUsed - archiveBudget - s.narrativeMaxTokens), used: l1Used },
-    { layer: 'L2', budget: s.maxHeaders * s.headerMaxTokens, used: archive.L2 },
-    { layer: 'L3', budget: s.summaryCount * s.summaryMaxTokens, used: archive.L3 },
-    { layer: 'L4', budget: s.indexMaxTokens + s.fileViewTokens, used: archive.L4 },
+    { layer: 'L0', budget: b.narrativeTokens, used: narrative },
+    { layer: 'L1', budget: Math.max(0, budget - systemUsed - archiveBudget - b.narrativeTokens), used: l1Used },
+    { layer: 'L2', budget: b.headerTokens, used: archive.L2 },
+    { layer: 'L3', budget: b.summaryCount * s.summaryMaxTokens, used: archive.L3 },
+    { layer: 'L4', budget: b.indexTokens + b.fileViewTokens, used: archive.L4 },
     { layer: 'input', budget, used: pendingUsed },
   ];
 }

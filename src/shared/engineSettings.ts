@@ -9,14 +9,21 @@ export const engineSettingsSchema = z.object({
   contextWindow: z.number().int().min(1_000).max(10_000_000).default(200_000),
   /** Tokens kept free for the model's answer. */
   reservedOutputTokens: z.number().int().min(0).max(200_000).default(8_192),
-  /** Strata's own ceiling for one prompt, tokens; the effective budget is min(this, window - reserve). */
-  promptBudgetTokens: z.number().int().min(2_000).max(10_000_000).default(30_000),
+  /**
+   * Prompt budget as a share of (window - reserve), percent: the high watermark at which a
+   * re-layering step hands history down. It follows the window, so a larger model keeps more verbatim.
+   */
+  promptBudgetPercent: z.number().int().min(1).max(100).default(80),
+  /** Absolute ceiling for one prompt, tokens (`--budget`); the budget is the smaller of this and the share. */
+  promptBudgetTokens: z.number().int().min(2_000).max(10_000_000).default(40_000),
+  /** A re-layering step hands the oldest exchanges down until the prompt is under this share of the budget, percent. */
+  lowWatermarkPercent: z.number().int().min(10).max(95).default(30),
   /** L0 narrative cap, tokens. */
   narrativeMaxTokens: z.number().int().min(50).max(2_000).default(300),
-  /** L1: exchanges kept in full right after a re-layering step. */
-  workingMemoryMin: z.number().int().min(1).max(100).default(5),
-  /** L1 grows by appending up to this many exchanges, then hands the oldest down in one step. */
-  workingMemoryMax: z.number().int().min(1).max(200).default(30),
+  /** L1: exchanges always kept in full after a re-layering step, whatever the watermark says. */
+  workingMemoryMin: z.number().int().min(1).max(100).default(2),
+  /** L1: a step is also taken when working memory holds more than this many exchanges. */
+  workingMemoryMax: z.number().int().min(1).max(2_000).default(1_000),
   /** L2: cap of one header line, tokens. */
   headerMaxTokens: z.number().int().min(6).max(60).default(12),
   /** L2: most header lines sent; older ones fold into ranges. */
@@ -27,8 +34,8 @@ export const engineSettingsSchema = z.object({
   summaryCount: z.number().int().min(0).max(50).default(5),
   /** L4: reference index cap, tokens. */
   indexMaxTokens: z.number().int().min(0).max(5_000).default(600),
-  /** Files recently read whose exchange left working memory stay visible up to this many tokens. */
-  fileViewTokens: z.number().int().min(0).max(200_000).default(8_000),
+  /** Files recently read whose exchange left working memory stay visible up to this share of the prompt budget, percent. */
+  fileViewPercent: z.number().int().min(0).max(60).default(35),
   /** ...if read or changed within this many exchanges. */
   fileViewHorizon: z.number().int().min(1).max(10_000).default(80),
   /** Mask older command output (not file views) in one step once this many tokens of it pile up; 0 = never. */

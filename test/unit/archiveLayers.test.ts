@@ -21,6 +21,13 @@ describe('L2 header lines', () => {
     expect(lines[lines.length - 1]).toBe('e1000 09:00 Read a5.ts → ok');
   });
 
+  it('fits a token cap tighter than its line count allows, with fewer headers than lines allowed', () => {
+    const lines = new HeaderLines().render(records(30), 200, 60, count);
+    expect(count(lines.join('\n'))).toBeLessThanOrEqual(60);
+    expect(lines[0]).toMatch(/^e1-e\d+ \(\d+\)/);
+    expect(lines[lines.length - 1]).toBe('e30 09:00 Read a1.ts → ok');
+  });
+
   it('keeps range lines byte-identical as the session grows (stable prefix)', () => {
     const h = new HeaderLines();
     const a = h.render(records(600), 200);

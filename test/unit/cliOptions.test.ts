@@ -88,7 +88,7 @@ describe('usage errors exit 2 before anything is printed', () => {
     [['bench', '--set', 'workingMemoryMax'], '--set takes name=value pairs'],
     [['bench', '--set', 'contextWindow=64000'], 'not --set contextWindow'],
     [['bench', '--set', 'summaryCount=900'], '--set summaryCount=<value>: Too big'],
-    [['bench', '--set', 'workingMemoryMax=3'], 'workingMemoryMax (3, --set workingMemoryMax=<value>) is below workingMemoryMin (5, --set workingMemoryMin=<value>)'],
+    [['bench', '--set', 'workingMemoryMax=1'], 'workingMemoryMax (1, --set workingMemoryMax=<value>) is below workingMemoryMin (2, --set workingMemoryMin=<value>)'],
     [['bench', '--sessions', join(session, 'missing')], 'Cannot read the sessions folder'],
     [['bench', '--session-plot', join(session, 'p.svg'), '--plot-session', 'nope'], "--plot-session: no session named 'nope'"],
     [['bench', '--plot-session', 'nope'], 'give --session-plot <file.svg> too'],

@@ -15,7 +15,7 @@ function stablePart(request: MessagesRequest): string[] {
     for (const b of m.content) {
       const { cache_control: _c, ...rest } = b;
       const json = JSON.stringify(rest);
-      if (json.includes('<strata_narrative>') || json.includes('Housekeeping due')) continue;
+      if (json.includes('Housekeeping due')) continue;
       out.push(`${m.role}:${json}`);
     }
   }
@@ -50,7 +50,7 @@ describe('ContextEngine in full mode (history fits the budget)', () => {
 
 describe('ContextEngine in layered mode', () => {
   it('re-layers in steps: working memory grows to 10 then hands its oldest down, leaving 5', async () => {
-    const { engine } = makeEngine({ promptBudgetTokens: 6_000, workingMemoryMax: 10 });
+    const { engine } = makeEngine({ promptBudgetTokens: 6_000, workingMemoryMax: 10, workingMemoryMin: 5 });
     const turns = await drive(engine, syntheticSession(40));
     const layered = turns.filter((t) => t.mode === 'layered');
     expect(layered.length).toBeGreaterThan(20);
@@ -70,7 +70,45 @@ describe('ContextEngine in layered mode', () => {
     }
   });
 
-  it('sends headers of folded exchanges, summaries of the five just below working memory, an index, and L0 last', async () => {
+  it('steps between watermarks: past the budget, the oldest exchanges go down until the prompt is under the low mark', async () => {
+    const { engine } = makeEngine({ promptBudgetTokens: 6_000, lowWatermarkPercent: 40 });
+    const turns = await drive(engine, syntheticSession(60));
+    const steps = turns.filter((t) => t.events.some((e) => e.type === 'relayer'));
+    expect(steps.length).toBeGreaterThan(1);
+    expect(steps.length).toBeLessThan(turns.length / 6);
+    for (const t of steps) {
+      // the step's own request: working memory cut to the low mark, plus <strata_context> and the input
+      expect(t.events.every((e) => e.type !== 'relayer' || e.pressure === 0)).toBe(true);
+      expect(t.tokens).toBeLessThanOrEqual(0.4 * 6_000 + 1_500);
+    }
+    // between steps the prompt only grows, up to the budget, and working memory keeps many exchanges
+    for (let i = 1; i < turns.length; i++) {
+      if (turns[i]!.events.length === 0) expect(isPrefix(stablePart(turns[i - 1]!.request), stablePart(turns[i]!.request))).toBe(true);
+    }
+    const before = turns.find((t, i) => turns[i + 1] && steps.includes(turns[i + 1]!) && t.mode === 'layered')!;
+    expect(before.tokens).toBeGreaterThan(0.8 * 6_000);
+    expect(before.request.messages.filter((m) => m.role === 'assistant').length).toBeGreaterThan(5);
+  });
+
+  it('lets pressure fall back: a step after a squeezed one is taken at pressure 0 and sends L3 again', async () => {
+    const { engine } = makeEngine({ promptBudgetTokens: 8_000 });
+    const messages = syntheticSession(60);
+    // one huge output (200 long lines after the head+tail cut) forces a squeeze; ordinary exchanges follow
+    const long = (i: number) => `noise line ${i} ${'with some words that fill the line '.repeat(4)}`;
+    messages[40] = user(toolResult('tu20', Array.from({ length: 400 }, (_, i) => long(i)).join('\n')));
+    const turns = await drive(engine, messages.concat(assistant(text('done'))));
+    for (const t of turns) expect(t.tokens).toBeLessThanOrEqual(t.budget);
+    const isSqueezed = (t: (typeof turns)[number]) => t.events.some((e) => e.type === 'relayer' && e.pressure >= 3);
+    expect(turns.some(isSqueezed)).toBe(true);
+    // the squeeze lasts while the huge exchange is in working memory, then the next step is roomy again
+    const squeezed = turns.length - 1 - [...turns].reverse().findIndex(isSqueezed);
+    const later = turns.slice(squeezed + 1).find((t) => t.events.some((e) => e.type === 'relayer'));
+    expect(later).toBeDefined();
+    expect(later!.events.filter((e) => e.type === 'relayer').every((e) => e.type === 'relayer' && e.pressure === 0)).toBe(true);
+    expect(JSON.stringify(later!.request)).toContain('## Recent summaries (L3)');
+  });
+
+  it('sends headers of folded exchanges, summaries of the five just below working memory, an index, and L0 at the end of <strata_context>', async () => {
     const { engine } = makeEngine({ promptBudgetTokens: 6_000 });
     const turns = await drive(engine, syntheticSession(24));
     const t = turns[turns.length - 1]!;
@@ -84,11 +122,9 @@ describe('ContextEngine in layered mode', () => {
     expect(body.match(/retrievable: e\d+/g)?.length).toBe(5);
     expect(body).toContain('## Reference index (L4)');
     expect(body).toContain('src/module1.ts');
-    const lastMessage = t.request.messages[t.request.messages.length - 1]!;
-    const lastBlock = lastMessage.content[lastMessage.content.length - 1]!;
-    expect(lastBlock.type === 'text' && lastBlock.text.startsWith('<strata_narrative>')).toBe(true);
-    expect((lastBlock as { text: string }).text).toContain('Objective: Fix the failing parser test');
-    expect(lastBlock.cache_control).toBeUndefined();
+    // L0 closes <strata_context>: cached with it, refreshed at each step, never plain input every turn
+    expect(body).toMatch(/<strata_narrative>\nObjective: Fix the failing parser test[\s\S]*<\/strata_narrative>\n<\/strata_context>$/);
+    expect(JSON.stringify(t.request.messages.slice(1))).not.toContain('<strata_narrative>');
   });
 
   it('keeps tool results paired with their tool_use, and turns orphaned ones into text', async () => {
@@ -105,8 +141,16 @@ describe('ContextEngine in layered mode', () => {
     }
   });
 
-  it('asks for housekeeping only on the turn before a step, for the exchanges about to become summaries', async () => {
+  it('asks nothing when every derived summary fits whole: the model summary would cost 5x for no gain', async () => {
     const { engine } = makeEngine({ promptBudgetTokens: 6_000, workingMemoryMax: 10 });
+    const turns = await drive(engine, syntheticSession(40));
+    expect(turns.some((t) => t.events.some((e) => e.type === 'relayer'))).toBe(true);
+    expect(turns.every((t) => t.housekeepingTokens === 0 && t.housekeepingDue.length === 0)).toBe(true);
+  });
+
+  it('asks for housekeeping only on the turn before a step, for the exchanges about to become summaries whose derived one was cut', async () => {
+    // summaries capped at 20 tokens: every derived one is cut to fit
+    const { engine } = makeEngine({ promptBudgetTokens: 6_000, workingMemoryMax: 10, summaryMaxTokens: 20 });
     const turns = await drive(engine, syntheticSession(40));
     const asked = turns.filter((t) => t.housekeepingTokens > 0);
     expect(asked.length).toBeGreaterThan(0);
@@ -122,7 +166,8 @@ describe('ContextEngine in layered mode', () => {
 
 describe('tool output: supersession, masking, huge outputs', () => {
   it('supersedes an older read of a file read again in working memory, with a pointer to get it back', async () => {
-    const { engine } = makeEngine({ promptBudgetTokens: 4_000 });
+    // a step that keeps most of working memory (high low watermark) comes right after e12
+    const { engine } = makeEngine({ promptBudgetTokens: 4_000, lowWatermarkPercent: 90 });
     const messages = syntheticSession(12);
     // answers 9 and 11 read the same file; their outputs arrive as the inputs of e10 and e12
     messages[17] = assistant(text('Read it.'), toolUse('tu9', 'Read', { file_path: 'src/same.ts' }));
@@ -164,11 +209,14 @@ describe('context requests and housekeeping from the model', () => {
 
   it('uses the model\'s own summaries when it writes housekeeping', async () => {
     const { engine, archive } = makeEngine({ promptBudgetTokens: 6_000 });
-    const messages = syntheticSession(20);
-    messages[39] = assistant(text('<housekeeping>{"summaries":{"e2":"MODEL SUMMARY of e2"},"narrative":{"state":"parser fixed"}}</housekeeping>'), toolUse('tu20', 'Read', { file_path: 'src/x.ts' }));
+    const messages = syntheticSession(40);
+    messages[39] = assistant(text('<housekeeping>{"summaries":{"e2":"MODEL SUMMARY of e2"},"narrative":{"objective":"MODEL OBJECTIVE"}}</housekeeping>'), toolUse('tu20', 'Read', { file_path: 'src/x.ts' }));
     const turns = await drive(engine, [...messages, assistant(text('ok'))]);
     expect(archive.get('s1', 2)!.summary).toContain('MODEL SUMMARY of e2');
-    expect(JSON.stringify(turns[turns.length - 1]!.request)).toContain('State: parser fixed');
+    // L0 is refreshed at the next step after the answer that updated it
+    const nextStep = turns.find((t) => t.turn > 20 && t.events.some((e) => e.type === 'relayer'));
+    expect(JSON.stringify(nextStep!.request)).toContain('Objective: MODEL OBJECTIVE');
+    expect(JSON.stringify(turns[19]!.request)).not.toContain('MODEL OBJECTIVE');
   });
 });
 
@@ -243,7 +291,7 @@ describe('resuming a session from its archive', () => {
 
 describe('file views: recently used files stay visible after their exchange leaves working memory', () => {
   it('keeps the latest read of a file in <strata_context>, once, and drops it when the file goes unused', async () => {
-    const { engine } = makeEngine({ promptBudgetTokens: 4_000, workingMemoryMax: 6, workingMemoryMin: 2, fileViewTokens: 1_000, fileViewHorizon: 12 });
+    const { engine } = makeEngine({ promptBudgetTokens: 4_000, workingMemoryMax: 6, workingMemoryMin: 2, fileViewPercent: 25, fileViewHorizon: 12 });
     const messages: Message[] = [user(text('Refactor src/keep.ts.'))];
     const read = (i: number, path: string, body: string) => {
       messages.push(assistant(toolUse(`r${i}`, 'Read', { file_path: path })));

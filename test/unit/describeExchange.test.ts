@@ -87,7 +87,7 @@ describe('deriveHeader and deriveSummary: golden exchanges', () => {
 
   it('a Bash call after a failing pytest run', () => {
     const e = exchanges.pytest!;
-    expect(deriveHeader(e, count)).toBe('e4 09:15 Bash pytest [test_parser.py] → error');
+    expect(deriveHeader(e, count)).toBe('e4 09:15 pytest [test_parser.py] → error');
     expect(deriveSummary(e, count)).toBe(
       "Results: 1 failed (exit 1; 1 failed, 4 passed in 0.12s; AssertionError: assert [] == ['']; FAILED tests/test_parser.py::test_empty_line). " +
         'Said: The empty-line case still fails. Let me run just that test with more output. Ran: cd /repo && uv run pytest tests/test_parser.py::test_empty_line -x -vv. retrievable: e4',
@@ -111,7 +111,7 @@ describe('deriveHeader and deriveSummary: golden exchanges', () => {
 
   it('a mini-swe-agent turn (```bash block, <returncode> output)', () => {
     const e = exchanges.mini!;
-    expect(deriveHeader(e, count)).toBe('e5 10:02 bash pip install [setup.py] → error');
+    expect(deriveHeader(e, count)).toBe('e5 10:02 pip install [setup.py] → error');
     expect(deriveSummary(e, count)).toBe(
       "Results: 1 failed (exit 1; ModuleNotFoundError: No module named 'asgiref'). Said: I need to install dependencies. " +
         "Let me check if there's a requirements file or setup.py: Ran: pip install asgiref -q. retrievable: e5",
@@ -127,13 +127,34 @@ describe('topics name the program that matters in a command line', () => {
     output: { role: 'assistant', content: [{ type: 'tool_use', id: 'x', name: 'Bash', input: { command } }] },
   });
   it.each([
-    ['(source .venv/bin/activate && pytest -q)', 'e1 09:00 Bash pytest → ok'],
-    ['cd /testbed && python -m pytest tests/ -x', 'e1 09:00 Bash pytest → ok'],
-    ['FOO=1 timeout 60 python reproduce.py', 'e1 09:00 Bash python reproduce.py → ok'],
-    ['git diff --stat HEAD~1', 'e1 09:00 Bash git diff → ok'],
-    ["sed -n '771,850p' django/db/models/fields/related.py", 'e1 09:00 Bash sed related.py → ok'],
+    ['(source .venv/bin/activate && pytest -q)', 'e1 09:00 pytest → ok'],
+    ['cd /testbed && python -m pytest tests/ -x', 'e1 09:00 pytest → ok'],
+    ['FOO=1 timeout 60 python reproduce.py', 'e1 09:00 python reproduce.py → ok'],
+    ['git diff --stat HEAD~1', 'e1 09:00 git diff → ok'],
+    ["sed -n '771,850p' django/db/models/fields/related.py", 'e1 09:00 sed related.py → ok'],
   ])('%s', (command, header) => {
     expect(deriveHeader(bash(command), count, 40)).toBe(header);
+  });
+});
+
+describe('headers say what was done to what, not which tool ran', () => {
+  const call = (name: string, input: unknown): Exchange => ({
+    seq: 7,
+    createdAt: Date.UTC(2025, 0, 1, 9, 0),
+    input: { role: 'user', content: [{ type: 'text', text: 'Go.' }] },
+    output: { role: 'assistant', content: [{ type: 'tool_use', id: 'x', name, input }] },
+  });
+  it('names a todo update by the item in progress and the count done', () => {
+    const todos = [{ content: 'Add parser', status: 'completed' }, { content: 'Run tests', status: 'in_progress' }, { content: 'Ship', status: 'pending' }];
+    expect(deriveHeader(call('TodoWrite', { todos }), count, 40)).toBe('e7 09:00 todo 1/3: Run tests → ok');
+  });
+  it('names a tool without a path or command by its first argument', () => {
+    expect(deriveHeader(call('ExitPlanMode', { plan: '# Add tar support\n1. read' }), count, 40)).toBe('e7 09:00 ExitPlanMode Add tar support → ok');
+    expect(deriveHeader(call('AskUserQuestion', { questions: [{ question: 'Which branch?' }] }), count, 40)).toBe('e7 09:00 AskUserQuestion Which branch? → ok');
+  });
+  it('drops the time before the target when the line is tight', () => {
+    const todos = [{ content: 'Update the changelog for the release', status: 'in_progress' }];
+    expect(deriveHeader(call('TodoWrite', { todos }), count, 5)).toMatch(/^e7 todo 0\/1: U.*→ ok$/);
   });
 });
 

@@ -62,7 +62,7 @@ const settingsSpec = fc
       workingMemoryMin: Math.min(s.workingMemoryMax, s.workingMemoryMin),
       outputMaskTokens: s.outputMaskTokens,
       // a window just above the budget makes the condenser and the sliding window run too
-      ...(s.tightWindow ? { contextWindow: s.budget + 1_000, reservedOutputTokens: 1_000 } : {}),
+      ...(s.tightWindow ? { contextWindow: s.budget + 1_000, reservedOutputTokens: 1_000, promptBudgetPercent: 100 } : {}),
     }),
   );
 

@@ -29,9 +29,9 @@ describe('golden requests (each layer and budget edge)', () => {
   it('the turn the history first passes the budget: first re-layering step', () =>
     golden('first-relayer', { promptBudgetTokens: 3_000 }, 16, (t) => t.events.some((e) => e.type === 'relayer')));
   it('layered: L2 headers, L3 summaries, L4 index, file views, working memory, L0', () =>
-    golden('layered-all-layers', { promptBudgetTokens: 3_000, workingMemoryMax: 6, workingMemoryMin: 2, fileViewTokens: 300 }, 24, last(24)));
+    golden('layered-all-layers', { promptBudgetTokens: 3_000, workingMemoryMax: 6, workingMemoryMin: 2, fileViewPercent: 10 }, 24, last(24)));
   it('housekeeping asked on the turn before a step', () =>
-    golden('housekeeping-ask', { promptBudgetTokens: 3_000, workingMemoryMax: 6, workingMemoryMin: 2 }, 24, (t) => t.housekeepingTokens > 0));
+    golden('housekeeping-ask', { promptBudgetTokens: 3_000, workingMemoryMax: 6, workingMemoryMin: 2, summaryMaxTokens: 20 }, 24, (t) => t.housekeepingTokens > 0));
   it('under pressure: a budget so small every layer is at its minimum', () =>
     golden('pressure', { promptBudgetTokens: 2_000, headerMaxTokens: 8, maxHeaders: 10 }, 30, (t) => t.events.some((e) => e.type === 'relayer' && e.pressure >= 3), 90));
   it('condensed: the condense summary replaces L3, headers stay', () =>

@@ -3,11 +3,12 @@ import { resolveEngineSettings } from '../../src/shared/engineSettings';
 import { parseProtocolBlocks } from '../../src/shared/protocolSchema';
 import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '../../src/engine/modelWindows';
 import { bandFor, computeUsage } from '../../src/engine/usage';
+import { effectiveBudget, lowWatermark } from '../../src/engine/engineState';
 
 describe('engine settings', () => {
   it('applies the documented defaults', () => {
     const s = resolveEngineSettings();
-    expect(s).toMatchObject({ contextWindow: 200_000, reservedOutputTokens: 8_192, narrativeMaxTokens: 300, workingMemoryMin: 5, workingMemoryMax: 30, headerMaxTokens: 12, maxHeaders: 200, summaryMaxTokens: 120, summaryCount: 5, codeMaxLines: 500, outputMaxLines: 200, autoCondensePercent: 80 });
+    expect(s).toMatchObject({ contextWindow: 200_000, reservedOutputTokens: 8_192, narrativeMaxTokens: 300, promptBudgetPercent: 80, promptBudgetTokens: 40_000, lowWatermarkPercent: 30, workingMemoryMin: 2, workingMemoryMax: 1_000, headerMaxTokens: 12, maxHeaders: 200, summaryMaxTokens: 120, summaryCount: 5, codeMaxLines: 500, outputMaxLines: 200, autoCondensePercent: 80 });
   });
 
   it('rejects out-of-range values with a message that names the setting and what to do', () => {
@@ -15,6 +16,17 @@ describe('engine settings', () => {
     expect(() => resolveEngineSettings({ autoCondensePercent: 101 })).toThrow(/autoCondensePercent/);
     expect(() => resolveEngineSettings({ workingMemoryMin: 8, workingMemoryMax: 4 })).toThrow(/workingMemoryMax \(4\) is below workingMemoryMin \(8\)/);
     expect(() => resolveEngineSettings({ contextWindow: 'big' })).toThrow(/contextWindow/);
+  });
+});
+
+describe('the budget follows the window', () => {
+  it('is a share of (window - reserve), capped by the absolute ceiling', () => {
+    expect(effectiveBudget(resolveEngineSettings({ contextWindow: 32_000 }))).toBe(Math.floor(0.8 * (32_000 - 8_192)));
+    expect(effectiveBudget(resolveEngineSettings({ contextWindow: 32_000, promptBudgetPercent: 50 }))).toBe(Math.floor(0.5 * (32_000 - 8_192)));
+    expect(effectiveBudget(resolveEngineSettings({ contextWindow: 64_000 }))).toBe(40_000);
+    expect(effectiveBudget(resolveEngineSettings({ contextWindow: 200_000 }))).toBe(40_000);
+    expect(effectiveBudget(resolveEngineSettings({ contextWindow: 200_000, promptBudgetTokens: 100_000, promptBudgetPercent: 100 }))).toBe(100_000);
+    expect(lowWatermark(resolveEngineSettings({ contextWindow: 200_000, lowWatermarkPercent: 40 }))).toBe(16_000);
   });
 });
 

@@ -40,14 +40,17 @@ export function deriveHeader(exchange: Exchange, count: (s: string) => number, m
   const space = topic.indexOf(' ');
   const action = space === -1 ? topic : topic.slice(0, space);
   const target = space === -1 ? '' : topic.slice(space + 1);
-  let lo = 0;
-  let hi = target.length - 1;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (fits(`${id} ${time} ${action} ${clip(target, mid)}${tail}`)) lo = mid;
-    else hi = mid - 1;
+  // what was acted on matters more than the time: clip the target, and drop the time before losing it
+  for (const head of [`${id} ${time} ${action}`, `${id} ${action}`]) {
+    let lo = 0;
+    let hi = target.length;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (fits(`${head} ${clip(target, mid)}${tail}`)) lo = mid;
+      else hi = mid - 1;
+    }
+    if (lo >= Math.min(4, target.length) && lo > 0) return `${head} ${clip(target, lo)}${tail}`;
   }
-  if (lo >= 4) return `${id} ${time} ${action} ${clip(target, lo)}${tail}`;
   for (const line of [`${id} ${time} ${action}${tail}`, `${id} ${action}${tail}`, `${id}${tail}`]) if (fits(line)) return line;
   return trimToTokens(`${id}${tail}`, maxTokens, count);
 }
@@ -165,7 +168,7 @@ function topicOf(exchange: Exchange): string {
     return `${callLabel(main)}${uses.length > 1 ? ` +${uses.length - 1}` : ''}`;
   }
   const commands = commandsRun(exchange.output);
-  if (commands.length > 0) return `bash ${commandLabel(commands[0]!)}`;
+  if (commands.length > 0) return commandLabel(commands[0]!);
   const first = sentencesOf(answerText(exchange))[0];
   return first ? first.replace(/[*_#`>[\]]/g, '').split(' ').filter(Boolean).slice(0, 6).join(' ') : '(no answer)';
 }
@@ -179,15 +182,40 @@ function actionRank(use: ToolUseBlock): number {
   return isEditTool(use.name) ? 2 : isCommandOrEdit(use) ? 1 : 0;
 }
 
-/** `Edit parser.ts`, `Bash pytest`, `Grep parseLine`, `WebFetch docs.python.org`. */
+/**
+ * What a call did to what, in a few words: `Edit parser.ts`, `pytest` (a command names its
+ * program, not the shell tool), `Grep parseLine`, `WebFetch docs.python.org`, `todo 2/5: Run
+ * the tests` (the item in progress), else the tool and its first short string argument.
+ */
 function callLabel(use: ToolUseBlock): string {
   const input = (typeof use.input === 'object' && use.input !== null ? use.input : {}) as Record<string, unknown>;
   const path = input.file_path ?? input.notebook_path ?? input.path;
   if (typeof path === 'string' && path !== '') return `${use.name} ${basename(path)}`;
-  if (typeof input.command === 'string') return `${use.name} ${commandLabel(input.command)}`;
+  if (typeof input.command === 'string') return commandLabel(input.command);
   if (typeof input.url === 'string') return `${use.name} ${input.url.replace(/^\w+:\/\//, '').split('/')[0] ?? ''}`.trimEnd();
-  const words = input.pattern ?? input.query ?? input.description;
-  return typeof words === 'string' ? `${use.name} ${clip(words.split(/\s+/).slice(0, 3).join(' '), 30)}` : use.name;
+  if (Array.isArray(input.todos)) return todoLabel(input.todos as unknown[]);
+  const words = input.pattern ?? input.query ?? input.description ?? firstString(input);
+  return typeof words === 'string' && words.trim() !== '' ? `${use.name} ${clip(words.trim().split(/\s+/).slice(0, 3).join(' '), 30)}` : use.name;
+}
+
+/** A todo list update named by the item in progress (else the next pending one) and the count done. */
+function todoLabel(todos: unknown[]): string {
+  const items = todos.filter((t): t is { content: string; status?: string } => typeof t === 'object' && t !== null && typeof (t as { content?: unknown }).content === 'string');
+  const done = items.filter((t) => t.status === 'completed').length;
+  const active = items.find((t) => t.status === 'in_progress') ?? items.find((t) => t.status === 'pending');
+  return `todo ${done}/${items.length}${active ? `: ${clip(active.content, 40)}` : ''}`;
+}
+
+/** The first string value of a tool input (a plan, a question, an id), up to one level deep. */
+function firstString(input: Record<string, unknown>): string | undefined {
+  for (const value of Object.values(input)) {
+    if (typeof value === 'string') return value.replace(/^[#\s]+/, '');
+    if (Array.isArray(value) && value[0] && typeof value[0] === 'object') {
+      const inner = Object.values(value[0] as Record<string, unknown>).find((v) => typeof v === 'string');
+      if (typeof inner === 'string') return inner;
+    }
+  }
+  return undefined;
 }
 
 /** Entities of the answer alone (its tool arguments and text): what this exchange acted on. */
