@@ -23,6 +23,11 @@ export type Mention =
   | { kind: 'problems' | 'git-changes'; ref: string }
   | { kind: 'url'; ref: string; url: string };
 
+/** The workspace path a file or folder mention lifts ignore rules for (`docs/` -> `docs`, `/` -> `.`). */
+export function mentionedPath(path: string): string {
+  return path.replace(/\/$/, '') || '.';
+}
+
 /** Characters of one mention's content sent to the model; the rest is cut with a note. */
 export const MENTION_MAX_CHARS = 60_000;
 

@@ -94,6 +94,11 @@ export class ModelError extends StrataError {
   }
 }
 
+/** The whole prompt the API counted: plain input, cache writes and cache reads. */
+export function promptTokens(usage: ModelUsage): number {
+  return usage.inputTokens + usage.cacheWriteTokens + usage.cacheReadTokens;
+}
+
 export function emptyUsage(): ModelUsage {
   return { inputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, outputTokens: 0 };
 }

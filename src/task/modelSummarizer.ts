@@ -1,6 +1,7 @@
 import type { Summarizer, SummarizeRequest, SummarizeResult } from '../engine/ports';
 import { StrataError } from '../shared/strataError';
 import type { ModelClient } from './modelClient';
+import { promptTokens } from './modelClient';
 
 /**
  * The engine's Summarizer port over a ModelClient: condensing as one model call (the condensing
@@ -17,7 +18,6 @@ export class ModelSummarizer implements Summarizer {
     const result = await this.model.stream({ request: request.request, model: this.modelId, maxTokens: request.maxOutputTokens, ...(signal ? { signal } : {}) }, () => {});
     if (result.stopReason === 'aborted') throw new StrataError('Condensing was cancelled; the context is unchanged.', 'cancelled');
     const text = result.message.content.map((b) => (b.type === 'text' ? b.text : '')).join('').trim();
-    const u = result.usage;
-    return { text, inputTokens: u.inputTokens + u.cacheWriteTokens + u.cacheReadTokens, outputTokens: u.outputTokens };
+    return { text, inputTokens: promptTokens(result.usage), outputTokens: result.usage.outputTokens };
   }
 }

@@ -7,6 +7,7 @@
  */
 import { longestPrefixMatch } from '../engine/modelWindows';
 import type { ModelUsage } from './modelClient';
+import { promptTokens } from './modelClient';
 
 /**
  * The newest Sonnet in the SDK's `Model` list (@anthropic-ai/sdk 1.12.0), not among the SDK's
@@ -81,7 +82,7 @@ export interface TurnCost {
 export function turnCost(usage: ModelUsage, model: string): TurnCost {
   const price = priceFor(model);
   if (!price) return { inputUsd: 0, cacheWriteUsd: 0, cacheReadUsd: 0, outputUsd: 0, totalUsd: 0, priced: false };
-  const prompt = usage.inputTokens + usage.cacheWriteTokens + usage.cacheReadTokens;
+  const prompt = promptTokens(usage);
   const rates = price.longPrompt && prompt > price.longPrompt.aboveTokens ? price.longPrompt.rates : price;
   const perToken = (tokens: number, usdPerMillion: number): number => (tokens * usdPerMillion) / 1_000_000;
   const inputUsd = perToken(usage.inputTokens, rates.input);

@@ -7,9 +7,9 @@ import type { TurnEnvironment } from './environment';
 import type { FileContextTracker } from './fileContextTracker';
 import { turnEnvironmentBlock } from './environment';
 import type { MentionSources } from './mentions';
-import { findMentions, resolveMentions } from './mentions';
+import { findMentions, mentionedPath, resolveMentions } from './mentions';
 import type { ModelClient, ModelResult } from './modelClient';
-import { ModelError } from './modelClient';
+import { ModelError, promptTokens } from './modelClient';
 import { SessionCost } from './pricing';
 import { ProtocolStreamFilter } from './protocolStreamFilter';
 import type { TaskEvent } from './taskEvents';
@@ -81,7 +81,7 @@ export class Task {
     if (this.running) throw new StrataError('The task is already running; stop it or wait for its answer before sending another message.', 'task_busy');
     this.running = true;
     try {
-      const mentioned = new Set(findMentions(text).flatMap((m) => ('path' in m ? [m.path.replace(/\/$/, '') || '.'] : [])));
+      const mentioned = new Set(findMentions(text).flatMap((m) => ('path' in m ? [mentionedPath(m.path)] : [])));
       const mentionBlocks = await resolveMentions(text, this.options.mentions, signal);
       const content: ContentBlock[] = [...this.owedResults, { type: 'text', text }, ...mentionBlocks, ...(await this.environmentBlocks())];
       this.owedResults = [];
@@ -122,7 +122,7 @@ export class Task {
     const { result } = called;
     turn = called.turn;
     const modelMs = this.options.clock.now() - startedAt - engineMs;
-    const reported = result.usage.inputTokens + result.usage.cacheWriteTokens + result.usage.cacheReadTokens;
+    const reported = promptTokens(result.usage);
     if (reported > 0) this.options.tokenizer.observe(turn.tokens, reported);
     const cost = this.costs.add(result.usage, result.model);
     const protocol = parseProtocolBlocks(textOf(result.message));

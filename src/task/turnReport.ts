@@ -1,11 +1,12 @@
 import type { AssembledTurn } from '../engine/contextEngine';
 import type { ModelUsage } from './modelClient';
+import { promptTokens } from './modelClient';
 import type { TurnCost } from './pricing';
 import type { TurnReport } from './taskEvents';
 
 /** The figures of one model call, from the engine's assembled turn and the API's usage. */
 export function turnReport(turn: AssembledTurn, usage: ModelUsage, cost: TurnCost, engineMs: number, modelMs: number): Omit<TurnReport, 'housekeeping'> {
-  const prompt = usage.inputTokens + usage.cacheWriteTokens + usage.cacheReadTokens;
+  const prompt = promptTokens(usage);
   return {
     turn: turn.turn,
     mode: turn.mode,

@@ -1,4 +1,5 @@
 import type { MentionSources } from './mentions';
+import { mentionedPath } from './mentions';
 import { runToolCall } from './tools/runToolCall';
 import type { ToolContext } from './tools/tool';
 import type { CommandRunner } from './workspacePort';
@@ -12,7 +13,7 @@ const GIT_TIMEOUT_MS = 15_000;
  */
 export function workspaceMentionSources(context: (signal: AbortSignal, mentioned: ReadonlySet<string>) => ToolContext, commands: CommandRunner): MentionSources {
   const viaTool = async (name: string, input: { path: string }, signal?: AbortSignal): Promise<string> => {
-    const mentioned = new Set([input.path.replace(/\/$/, '') || '.']);
+    const mentioned = new Set([mentionedPath(input.path)]);
     const result = await runToolCall({ name, input }, context(signal ?? new AbortController().signal, mentioned));
     if (result.isError) throw new Error(result.text);
     return result.text;
