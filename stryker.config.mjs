@@ -1,6 +1,9 @@
 // Mutation testing of the engine and the adapters: `npm run mutate` (slow; not part of `npm test`
-// nor of CI). See README "Mutation testing" for the last figures and how to run a subset.
+// nor of CI) runs scripts/mutate.mjs, which runs Stryker once per group of scripts/mutationGroups.mjs
+// with MUTATE_GROUP set; `npm run mutate:score` merges the groups' reports. See README
+// "Mutation testing".
 import { readdirSync } from 'node:fs';
+import { MUTATION_GROUPS, groupDir } from './scripts/mutationGroups.mjs';
 
 /**
  * Unit test files left out of mutation runs, with the reason. Stryker instruments the TypeScript
@@ -21,29 +24,44 @@ const testFiles = readdirSync('test/unit')
   .filter((name) => name.endsWith('.test.ts') && !SPAWNS_BUILT_CLI.includes(name))
   .map((name) => `test/unit/${name}`);
 
+// Without MUTATE_GROUP (plain `npx stryker run`) one run covers both folders, reported under
+// reports/mutation/all/.
+const group = process.env.MUTATE_GROUP ?? 'all';
+const mutate =
+  group === 'all'
+    ? ['src/engine/**/*.ts', 'src/adapters/**/*.ts']
+    : MUTATION_GROUPS[group];
+if (mutate === undefined) {
+  throw new Error(
+    `MUTATE_GROUP=${group} is not a group; use one of: ${Object.keys(MUTATION_GROUPS).join(', ')}`,
+  );
+}
+const dir = groupDir(group);
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   packageManager: 'npm',
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.config.ts' },
+  // related: vitest loads only the test files that import the mutated file (the default, stated).
+  vitest: { configFile: 'vitest.config.ts', related: true },
   testFiles,
-  mutate: ['src/engine/**/*.ts', 'src/adapters/**/*.ts', '!src/**/*.d.ts'],
+  mutate: [...mutate, '!src/**/*.d.ts'],
   // Per test: each mutant runs only the tests that reached it during the dry run.
   coverageAnalysis: 'perTest',
-  // Results are kept in reports/ (gitignored): the next run re-tests only the mutants whose code
-  // or covering tests changed.
+  // Results are kept in reports/ (gitignored): the next run of a group re-tests only the mutants
+  // whose code or covering tests changed.
   incremental: true,
-  incrementalFile: 'reports/stryker-incremental.json',
-  // 2 cores shared with others: at most 2 test runners; run it under `nice`.
-  concurrency: 2,
+  incrementalFile: `${dir}/stryker-incremental.json`,
+  // 2 cores shared by six engineers: one test runner; run it under `nice`.
+  concurrency: 1,
   // Tests pass their own 60 s vitest timeout; a loaded machine needs slack before a slow mutant
   // counts as an endless loop.
   timeoutMS: 10_000,
   dryRunTimeoutMinutes: 15,
   thresholds: { high: 85, low: 70, break: null },
-  reporters: ['clear-text', 'progress', 'html', 'json'],
-  htmlReporter: { fileName: 'reports/mutation/index.html' },
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
+  htmlReporter: { fileName: `${dir}/index.html` },
+  jsonReporter: { fileName: `${dir}/mutation.json` },
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,
 };

@@ -351,3 +351,70 @@ describe('condenseNow between turns (the Condense button)', () => {
     expect(JSON.stringify(turn.request.messages)).toContain('and now?');
   });
 });
+
+describe('budget edges: tools count, and a request that cannot fit is refused', () => {
+  const bigTool = (tokens: number) => ({
+    name: 'Huge',
+    description: 'x'.repeat(tokens * 4),
+    input_schema: { type: 'object' as const, properties: {} },
+  });
+
+  it('counts the tool definitions in the request tokens the budget is held to', async () => {
+    const session = syntheticSession(2);
+    const bare = await drive(makeEngine({ promptBudgetTokens: 4_000 }).engine, session);
+    const withTool = await drive(makeEngine({ promptBudgetTokens: 4_000 }, { tools: [bigTool(1_000)] }).engine, session);
+    // The same history: only the tool (1,000 tokens of description, its JSON and the tool-use system text) differs.
+    expect(withTool[0]!.tokens - bare[0]!.tokens).toBeGreaterThan(1_000);
+    expect(withTool[0]!.usage.layers.find((l) => l.layer === 'system')!.used - bare[0]!.usage.layers.find((l) => l.layer === 'system')!.used).toBe(
+      withTool[0]!.tokens - bare[0]!.tokens,
+    );
+  });
+
+  it('throws budget_too_small, naming the turn, the budget and the minimum, when even the minimum does not fit', async () => {
+    const { engine: fits } = makeEngine({ promptBudgetTokens: 2_000 });
+    fits.beginExchange(user(text('Hello.')));
+    const budget = (await fits.assemble()).budget;
+
+    // The tool definitions alone are over the budget: no layering can help.
+    const { engine } = makeEngine({ promptBudgetTokens: 2_000 }, { tools: [bigTool(3_000)] });
+    engine.beginExchange(user(text('Hello.')));
+    const error = await engine.assemble().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(StrataError);
+    expect((error as StrataError).code).toBe('budget_too_small');
+    const message = (error as StrataError).message;
+    expect(message).toMatch(
+      new RegExp(`^Turn e1 cannot fit the prompt budget \\(${budget} tokens\\) even with every layer at its minimum \\((\\d+) tokens\\)\\. Raise strata\\.promptBudgetTokens\\.$`),
+    );
+    expect(Number(/minimum \((\d+) tokens\)/.exec(message)![1])).toBeGreaterThan(3_000);
+  });
+});
+
+describe('housekeeping asks for exactly the exchanges the next step hands down', () => {
+  it('names the newest exchanges leaving working memory next turn, and the next turn folds through the last of them', async () => {
+    // summaries capped at 20 tokens: every derived one is cut, so every leaving exchange is worth asking for
+    const { engine } = makeEngine({ promptBudgetTokens: 6_000, workingMemoryMax: 10, summaryMaxTokens: 20 });
+    const turns = await drive(engine, syntheticSession(40));
+    let foldedThrough = 0;
+    let asked = 0;
+    for (let i = 0; i < turns.length; i++) {
+      const t = turns[i]!;
+      for (const e of t.events) if (e.type === 'relayer') foldedThrough = e.foldedThrough;
+      if (t.housekeepingDue.length === 0) continue;
+      asked += 1;
+      const next = turns[i + 1]!;
+      const step = next.events.find((e) => e.type === 'relayer');
+      expect(step?.type).toBe('relayer');
+      const nextFolded = step!.type === 'relayer' ? step!.foldedThrough : 0;
+      // the last `summaryCount` of the exchanges (foldedThrough, nextFolded], in order
+      const due = t.housekeepingDue;
+      expect(due).toEqual(Array.from({ length: due.length }, (_, k) => nextFolded - due.length + 1 + k));
+      expect(due[0]!).toBeGreaterThan(foldedThrough);
+      expect(JSON.stringify(t.request)).toContain(`Housekeeping due: summarise ${due.map((d) => `e${d}`).join(', ')} and update the narrative.`);
+      expect(t.housekeepingTokens).toBeGreaterThan(0);
+    }
+    expect(asked).toBeGreaterThan(1);
+  });
+});

@@ -1,0 +1,29 @@
+// `npm run mutate [-- group ...]`: runs Stryker (under `nice -n 10`, or MUTATE_NICE) once per group of
+// scripts/mutationGroups.mjs, in order, each writing reports/mutation/<group>/; then prints the
+// merged score (scripts/mutationScore.mjs). With no group named it runs them all (2 to 4 hours
+// on a 2-core machine). A group that fails stops the run; the groups finished keep their reports.
+import { spawnSync } from 'node:child_process';
+import { MUTATION_GROUPS } from './mutationGroups.mjs';
+
+const requested = process.argv.slice(2);
+const unknown = requested.filter((group) => !(group in MUTATION_GROUPS));
+if (unknown.length > 0) {
+  console.error(
+    `Unknown mutation group: ${unknown.join(', ')}. Groups: ${Object.keys(MUTATION_GROUPS).join(', ')}`,
+  );
+  process.exit(2);
+}
+const groups = requested.length > 0 ? requested : Object.keys(MUTATION_GROUPS);
+
+for (const group of groups) {
+  console.log(`\n== Stryker: ${group} ==`);
+  const run = spawnSync('nice', ['-n', process.env.MUTATE_NICE ?? '10', 'npx', 'stryker', 'run'], {
+    stdio: 'inherit',
+    env: { ...process.env, MUTATE_GROUP: group },
+  });
+  if (run.status !== 0) {
+    console.error(`Stryker failed on group ${group} (exit ${run.status ?? run.signal}); reports of the groups before it are kept.`);
+    process.exit(1);
+  }
+}
+spawnSync('node', ['scripts/mutationScore.mjs'], { stdio: 'inherit' });

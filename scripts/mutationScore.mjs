@@ -1,0 +1,76 @@
+// Merges the per-group Stryker JSON reports (reports/mutation/<group>/mutation.json, written by
+// `npm run mutate`) and prints the mutation score in total, per folder and per file, computed by
+// Stryker's own `mutation-testing-metrics` package (the one its reporters use). Names every
+// source file of src/engine and src/adapters that no report holds, so a partial run is visible.
+// Usage: npm run mutate:score
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { calculateMetrics } from 'mutation-testing-metrics';
+import { MUTATION_GROUPS, groupDir } from './mutationGroups.mjs';
+
+const ROOT = process.cwd();
+const SOURCE_FOLDERS = ['src/engine', 'src/adapters'];
+
+/** Report paths are absolute (Stryker writes them so); keep them relative to the repository. */
+const toRelative = (path) => relative(ROOT, path).split('\\').join('/');
+
+const files = {};
+const reportsRead = [];
+for (const group of ['all', ...Object.keys(MUTATION_GROUPS)]) {
+  const path = join(groupDir(group), 'mutation.json');
+  if (!existsSync(path)) continue;
+  const report = JSON.parse(readFileSync(path, 'utf8'));
+  reportsRead.push(group);
+  for (const [name, file] of Object.entries(report.files)) {
+    // A group report is newer than the `all` report for the same file: later groups win.
+    files[toRelative(resolve(ROOT, name))] = file;
+  }
+}
+if (reportsRead.length === 0) {
+  console.error('No mutation report under reports/mutation/: run `npm run mutate` (or one group) first.');
+  process.exit(1);
+}
+
+const tree = calculateMetrics(files);
+
+const row = (name, m) =>
+  [
+    name.padEnd(44),
+    (Number.isNaN(m.mutationScore) ? 'n/a' : m.mutationScore.toFixed(2)).padStart(7),
+    String(m.killed).padStart(7),
+    String(m.timeout).padStart(8),
+    String(m.survived).padStart(9),
+    String(m.noCoverage).padStart(7),
+    String(m.totalValid).padStart(6),
+  ].join(' |');
+
+const lines = [row('File', { mutationScore: NaN, killed: 'killed', timeout: 'timeout', survived: 'survived', noCoverage: 'no cov', totalValid: 'valid' }).replace('n/a', '% score')];
+const walk = (node, depth) => {
+  lines.push(row(`${'  '.repeat(depth)}${node.name}${node.file ? '' : '/'}`, node.metrics));
+  for (const child of node.childResults) walk(child, depth + 1);
+};
+walk({ ...tree, name: 'All files' }, 0);
+
+let commit = 'unknown';
+try {
+  commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+} catch {
+  // Not a git checkout: the printout says so instead of naming a commit.
+}
+
+const listSources = (folder) =>
+  readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = `${folder}/${entry.name}`;
+    if (entry.isDirectory()) return listSources(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+const unscored = SOURCE_FOLDERS.flatMap(listSources).filter((path) => !(path in files));
+
+console.log(`Merged Stryker reports: ${reportsRead.join(', ')}; working tree at commit ${commit}`);
+console.log(lines.join('\n'));
+console.log(
+  unscored.length === 0
+    ? 'Every source file of src/engine and src/adapters is in a report.'
+    : `Not in any report (not scored): ${unscored.join(', ')}`,
+);
