@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { requestTokens } from '../../src/engine/blockTokens';
+import { layerBudgets } from '../../src/engine/engineState';
+import { resolveEngineSettings } from '../../src/shared/engineSettings';
+import { charTokenizer, drive, makeEngine, syntheticSession } from '../support/engineHarness';
+
+const count = (s: string) => charTokenizer.count(s);
+const settings = { promptBudgetTokens: 6_000, workingMemoryMax: 10, summaryMaxTokens: 20 };
+
+describe('layerUsage: what each layer may use and uses, in an assembled request', () => {
+  it('gives every layer its budget from the settings, and the used figures add up to the request', async () => {
+    const { engine } = makeEngine(settings);
+    const turns = await drive(engine, syntheticSession(30));
+    const b = layerBudgets(resolveEngineSettings(settings));
+    const layered = turns.filter((t) => t.mode === 'layered' && t.usage.layers.find((l) => l.layer === 'L2')!.used > 0);
+    expect(layered.length).toBeGreaterThan(5);
+    for (const t of turns) {
+      const layers = Object.fromEntries(t.usage.layers.map((l) => [l.layer, l]));
+      expect(t.usage.layers.map((l) => l.layer)).toEqual(['system', 'L0', 'L1', 'L2', 'L3', 'L4', 'input']);
+      const system = requestTokens({ system: t.request.system, messages: [], tools: t.request.tools }, count);
+      expect(layers.system).toEqual({ layer: 'system', budget: system, used: system });
+      expect(layers.L0!.budget).toBe(b.narrativeTokens);
+      expect(layers.L2!.budget).toBe(b.headerTokens);
+      expect(layers.L3!.budget).toBe(b.summaryCount * 20);
+      expect(layers.L4!.budget).toBe(b.indexTokens + b.fileViewTokens);
+      const archiveBudget = b.headerTokens + b.summaryCount * 20 + b.indexTokens + b.fileViewTokens;
+      expect(layers.L1!.budget).toBe(Math.max(0, t.budget - system - archiveBudget - b.narrativeTokens));
+      expect(layers.input!.budget).toBe(t.budget);
+      expect(layers.input!.used).toBeGreaterThan(0);
+      // L1 is what is left: the layers' uses sum to the request's tokens
+      expect(t.usage.layers.reduce((sum, l) => sum + l.used, 0)).toBe(t.tokens);
+      expect(layers.L1!.used > 0).toBe(t.turn > 1); // working memory is empty on the first turn
+    }
+    for (const t of layered) {
+      const text = JSON.stringify(t.request.messages[0]);
+      // the archive block (L2-L4, L0) is in the first message once layers exist
+      expect(text).toContain('<strata_context');
+      const layers = Object.fromEntries(t.usage.layers.map((l) => [l.layer, l]));
+      expect(layers.L3!.used).toBeGreaterThan(0);
+      expect(layers.L4!.used).toBeGreaterThanOrEqual(0);
+    }
+    // full-mode turns: no archive layer is used
+    for (const t of turns.filter((x) => x.mode === 'full')) {
+      for (const name of ['L0', 'L2', 'L3', 'L4']) expect(t.usage.layers.find((l) => l.layer === name)!.used).toBe(0);
+    }
+  });
+
+  it('puts the breakpoints at the end of system, of the previous input and of this input; tools carry none', async () => {
+    const tool = { name: 'Read', description: 'Reads a file.', input_schema: { type: 'object' as const, properties: {} }, cache_control: { type: 'ephemeral' as const } };
+    const { engine } = makeEngine({}, { tools: [tool] });
+    const turns = await drive(engine, syntheticSession(3));
+    const last = turns[turns.length - 1]!.request;
+    expect(last.tools).toEqual([{ name: 'Read', description: 'Reads a file.', input_schema: { type: 'object', properties: {} } }]);
+    expect(last.system.map((b) => Boolean(b.cache_control))).toEqual([...last.system.slice(1).map(() => false), true]);
+    const marked = last.messages.map((m) => m.content.map((b) => Boolean(b.cache_control)));
+    const n = last.messages.length;
+    // user messages at n-1 (this input) and n-3 (the previous one) end with a mark; nothing else has one
+    expect(marked[n - 1]!.at(-1)).toBe(true);
+    expect(marked[n - 3]!.at(-1)).toBe(true);
+    expect(marked.flat().filter(Boolean).length).toBe(2);
+    // the first turn has no previous input: system and this input only
+    const first = turns[0]!.request;
+    expect(first.messages.flatMap((m) => m.content).filter((b) => b.cache_control).length).toBe(1);
+  });
+});
