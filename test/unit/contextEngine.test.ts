@@ -334,6 +334,32 @@ describe('step-wise output masking (outputMaskTokens)', () => {
       if (turns[i]!.events.length === 0) expect(isPrefix(stablePart(turns[i - 1]!.request), stablePart(turns[i]!.request))).toBe(true);
     }
   });
+
+  it('masks at the first turn with enough command output older than the recent exchanges, and says how much', async () => {
+    // Bash runs in answers 3, 6, 9, 12: its output is the input of e4, e7, e10, e13. With the
+    // last 2 exchanges kept, e4 and e7 are both old enough first at turn 10 (tail e1-e9).
+    const { engine } = makeEngine({ outputMaskTokens: 600, outputMaskKeepRecent: 2 });
+    const turns = await drive(engine, syntheticSession(14));
+    const masking = turns.flatMap((t) => t.events.filter((e) => e.type === 'outputs_masked'));
+    expect(masking[0]).toMatchObject({ type: 'outputs_masked', turn: 10, masked: 2 });
+    const first = masking[0]!;
+    if (first.type !== 'outputs_masked') throw new Error('unreachable');
+    expect(first.tokensAfter).toBe(turns.find((t) => t.turn === 10)!.tokens);
+    expect(first.tokensBefore - first.tokensAfter).toBeGreaterThan(600);
+    // e10's output is masked on its own at turn 13 only once it also counts 600 tokens: one
+    // output is not enough, so nothing more happens before the session ends
+    expect(masking).toHaveLength(1);
+    const last = JSON.stringify(turns[turns.length - 1]!.request);
+    expect(last).toContain('[output masked: Bash npm test -- parser 3');
+    expect(last).toContain('[output masked: Bash npm test -- parser 6');
+    expect(last).toContain('line 0 of output 9:');
+  });
+
+  it('never masks with the threshold at 0 (off)', async () => {
+    const turns = await drive(makeEngine({ outputMaskTokens: 0, outputMaskKeepRecent: 2 }).engine, syntheticSession(14));
+    expect(turns.some((t) => t.events.some((e) => e.type === 'outputs_masked'))).toBe(false);
+    expect(JSON.stringify(turns[turns.length - 1]!.request)).not.toContain('[output masked');
+  });
 });
 
 describe('condenseNow between turns (the Condense button)', () => {
