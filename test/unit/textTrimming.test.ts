@@ -62,3 +62,49 @@ describe('trimToTokens never exceeds its budget', () => {
     expect(trimToTokens('First sentence here. Second sentence is longer than the first one.', 7, count)).toBe('First sentence here. …');
   });
 });
+
+describe('text helpers at their edges (exact outputs)', () => {
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => `l${i}`).join('\n');
+
+  it('truncateHeadTail: one line over the limit is cut, the limit itself is not; an even limit keeps one more head line', () => {
+    expect(truncateHeadTail(lines(6), 5)).toEqual({ text: 'l0\nl1\n[… 2 lines cut …]\nl4\nl5', cutLines: 2 });
+    expect(truncateHeadTail(lines(5), 5)).toEqual({ text: lines(5), cutLines: 0 });
+    expect(truncateHeadTail(lines(10), 4)).toEqual({ text: 'l0\nl1\n[… 7 lines cut …]\nl9', cutLines: 7 });
+    // limits under 2 count as 2: the head line and the count, no tail
+    expect(truncateHeadTail(lines(4), 0)).toEqual({ text: 'l0\n[… 3 lines cut …]', cutLines: 3 });
+    expect(truncateHeadTail(lines(4), 2.9)).toEqual({ text: 'l0\n[… 3 lines cut …]', cutLines: 3 });
+    expect(truncateHeadTail('', 2)).toEqual({ text: '', cutLines: 0 });
+  });
+
+  it('truncateChars: short texts unchanged, half of (max - 40) from each end, and a pair kept whole at both cuts', () => {
+    expect(truncateChars('abc', 3)).toEqual({ text: 'abc', cutChars: 0 });
+    const text = 'a'.repeat(50) + 'b'.repeat(50);
+    // (60 - 40) / 2 = 10 from each end
+    expect(truncateChars(text, 60)).toEqual({ text: `${'a'.repeat(10)}\n[… 80 chars cut …]\n${'b'.repeat(10)}`, cutChars: 80 });
+    // a tiny max still keeps one character of each end
+    expect(truncateChars(text, 4)).toEqual({ text: `a\n[… 98 chars cut …]\nb`, cutChars: 98 });
+    // half = 5. Pairs only: the head cut falls after a high surrogate and moves back to 4; the
+    // tail start (55) falls on a low one and moves on to 56. 'x' first: head 'x' + 2 pairs (5).
+    const pairs = '😀'.repeat(30);
+    expect(truncateChars(pairs, 50)).toEqual({ text: '😀😀\n[… 52 chars cut …]\n😀😀', cutChars: 52 });
+    const shifted = `x${pairs}`;
+    expect(truncateChars(shifted, 50)).toEqual({ text: 'x😀😀\n[… 52 chars cut …]\n😀😀', cutChars: 52 });
+  });
+
+  it('normalizeLog: an empty text, a lone escape, a trailing carriage return, two repeats spelled out, progress bars only when whole', () => {
+    expect(normalizeLog('')).toBe('');
+    expect(normalizeLog('a\u001bMb')).toBe('ab');
+    expect(normalizeLog('\u001b]0;title\u0007done')).toBe('done');
+    expect(normalizeLog('line\r\nnext\r')).toBe('line\nnext');
+    expect(normalizeLog('x\nx\ny')).toBe('x\nx\ny');
+    expect(normalizeLog('x\nx\nx\ny')).toBe('x\n[… repeated 2 more times]\ny');
+    expect(normalizeLog('x\nx\nx\nx\ny\ny\ny\ny')).toBe('x\n[… repeated 3 more times]\ny\n[… repeated 3 more times]');
+    expect(normalizeLog('50%')).toBe('50%'); // under 4 characters: not a bar
+    expect(normalizeLog('####')).toBe('');
+    expect(normalizeLog('[====]')).toBe('');
+    expect(normalizeLog('=> 12/40')).toBe('');
+    expect(normalizeLog('100% of tests passed')).toBe('100% of tests passed');
+    expect(normalizeLog(`${'#'.repeat(401)}`)).toBe('#'.repeat(401)); // over 400: kept
+    expect(normalizeLog('a\n█████\nb')).toBe('a\nb');
+  });
+});
