@@ -43,7 +43,8 @@ export default {
   packageManager: 'npm',
   testRunner: 'vitest',
   // related: vitest loads only the test files that import the mutated file (the default, stated).
-  vitest: { configFile: 'vitest.config.ts', related: true },
+  // Quick test files first (vitest.stryker.config.ts): a mutant stops at its first failing test.
+  vitest: { configFile: 'vitest.stryker.config.ts', related: true },
   testFiles,
   mutate: [...mutate, '!src/**/*.d.ts'],
   // Per test: each mutant runs only the tests that reached it during the dry run.
