@@ -11,8 +11,9 @@ const except = (folder, names) => names.map((name) => `!${folder}/${name}.ts`);
 // 2-core machine a mutant of the engine costs 5-60 s (its covering tests include the task-loop
 // and real-session replay tests), so a group of a few hundred mutants already takes an hour.
 const ENGINE_GROUPS = {
-  'engine-assembly': ['requestLayout', 'outputMasking', 'retrieval'],
-  'engine-layers': ['relayer', 'condenser', 'narrative'],
+  'engine-retrieval': ['retrieval', 'outputMasking'],
+  'engine-layers': ['narrative', 'condenser', 'relayer'],
+  'engine-requestLayout': ['requestLayout'],
   'engine-fileViews': ['fileViews'],
   'engine-contextEngine': ['contextEngine'],
 };
