@@ -2,8 +2,17 @@
 // scripts/mutationGroups.mjs, in order, each writing reports/mutation/<group>/; then prints the
 // merged score (scripts/mutationScore.mjs). With no group named it runs them all (2 to 4 hours
 // on a 2-core machine). A group that fails stops the run; the groups finished keep their reports.
-import { spawnSync } from 'node:child_process';
-import { MUTATION_GROUPS } from './mutationGroups.mjs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { MUTATION_GROUPS, groupDir } from './mutationGroups.mjs';
+
+/** The commit a group's run starts from, and whether the working tree differed from it. */
+function recordRun(group) {
+  const git = (...args) => execFileSync('git', args, { encoding: 'utf8' }).trim();
+  const run = { commit: git('rev-parse', '--short', 'HEAD'), dirty: git('status', '--porcelain', '--', 'src', 'test').length > 0, startedAt: new Date().toISOString() };
+  mkdirSync(groupDir(group), { recursive: true });
+  writeFileSync(`${groupDir(group)}/run.json`, `${JSON.stringify(run)}\n`);
+}
 
 const requested = process.argv.slice(2);
 const unknown = requested.filter((group) => !(group in MUTATION_GROUPS));
@@ -17,6 +26,7 @@ const groups = requested.length > 0 ? requested : Object.keys(MUTATION_GROUPS);
 
 for (const group of groups) {
   console.log(`\n== Stryker: ${group} ==`);
+  recordRun(group);
   const run = spawnSync('nice', ['-n', process.env.MUTATE_NICE ?? '10', 'npx', 'stryker', 'run'], {
     stdio: 'inherit',
     env: { ...process.env, MUTATE_GROUP: group },

@@ -21,7 +21,9 @@ for (const group of ['all', ...Object.keys(MUTATION_GROUPS)]) {
   const path = join(groupDir(group), 'mutation.json');
   if (!existsSync(path)) continue;
   const report = JSON.parse(readFileSync(path, 'utf8'));
-  reportsRead.push(group);
+  const runPath = join(groupDir(group), 'run.json');
+  const run = existsSync(runPath) ? JSON.parse(readFileSync(runPath, 'utf8')) : undefined;
+  reportsRead.push(run ? `${group} (commit ${run.commit}${run.dirty ? ' + uncommitted changes' : ''}, ${run.startedAt.slice(0, 16)}Z)` : group);
   for (const [name, file] of Object.entries(report.files)) {
     // A group report is newer than the `all` report for the same file: later groups win.
     files[toRelative(resolve(ROOT, name))] = file;
@@ -67,7 +69,7 @@ const listSources = (folder) =>
   });
 const unscored = SOURCE_FOLDERS.flatMap(listSources).filter((path) => !(path in files));
 
-console.log(`Merged Stryker reports: ${reportsRead.join(', ')}; working tree at commit ${commit}`);
+console.log(`Merge of the per-group Stryker reports, working tree at commit ${commit}:\n  ${reportsRead.join('\n  ')}`);
 console.log(lines.join('\n'));
 console.log(
   unscored.length === 0
