@@ -355,6 +355,32 @@ describe('step-wise output masking (outputMaskTokens)', () => {
     expect(last).toContain('line 0 of output 9:');
   });
 
+  it('masks only command output old enough, once: notes, recent outputs and pointers already there do not count', async () => {
+    // Every answer runs Bash, and every input also carries a long note from the user.
+    const note = 'A long note from the user about what to try next. '.repeat(40);
+    const messages: Message[] = [user(text('Fix the build.'))];
+    for (let i = 1; i <= 24; i++) {
+      messages.push(assistant(toolUse(`b${i}`, 'Bash', { command: `make step${i}` })));
+      const body = Array.from({ length: 30 }, (_, l) => `line ${l} of output ${i}: compiling unit ${l}`).join('\n');
+      messages.push(user(toolResult(`b${i}`, body), text(`${note}${i}`)));
+    }
+    const turns = await drive(makeEngine({ outputMaskTokens: 500, outputMaskKeepRecent: 2 }).engine, [...messages, assistant(text('done'))]);
+    const masking = turns.flatMap((t) => t.events.filter((e) => e.type === 'outputs_masked'));
+    // One output (about 300 tokens) is under the 500-token threshold, two are over it: a step
+    // every second turn from turn 6 (tail e1-e5: e2 and e3 are old enough), two outputs each.
+    // The notes and the pointers left by earlier steps never count.
+    expect(masking.map((e) => (e.type === 'outputs_masked' ? [e.turn, e.masked] : []))).toEqual(
+      Array.from({ length: 10 }, (_, k) => [6 + 2 * k, 2]),
+    );
+    const first = turns.find((t) => t.events.some((e) => e.type === 'outputs_masked'))!;
+    const request = JSON.stringify(first.request);
+    // the two most recent exchanges keep their output
+    expect(request).toContain(`line 0 of output ${first.turn - 1}:`);
+    expect(request).toContain(`line 0 of output ${first.turn - 2}:`);
+    expect(request).toContain('[output masked: Bash make step1,');
+    expect(request).not.toContain('line 0 of output 1:');
+  });
+
   it('never masks with the threshold at 0 (off)', async () => {
     const turns = await drive(makeEngine({ outputMaskTokens: 0, outputMaskKeepRecent: 2 }).engine, syntheticSession(14));
     expect(turns.some((t) => t.events.some((e) => e.type === 'outputs_masked'))).toBe(false);

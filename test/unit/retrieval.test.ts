@@ -89,4 +89,21 @@ describe('retrieveExchanges: archived exchanges by id, in the asked format, with
     const archive = archiveOf(archived(1), { ...archived(1), sessionId: 'other', header: 'elsewhere' });
     expect(retrieveExchanges(archive, 'other', ['e1'], 'header', 100, count).text).toBe('<retrieved format="header">\ne1 elsewhere\n</retrieved>');
   });
+
+  it('mixed sends the full text when it fits exactly', () => {
+    const long = archived(1, 'a longer answer '.repeat(10));
+    const archive = archiveOf(long);
+    const full = `e1 header 1\n${fullText(long)}`;
+    const exact = retrieveExchanges(archive, 's', ['e1'], 'mixed', count(full), count);
+    expect(exact.text).toBe(`<retrieved format="mixed">\n${full}\n</retrieved>`);
+    expect(retrieveExchanges(archive, 's', ['e1'], 'mixed', count(full) - 1, count).text).toBe('<retrieved format="mixed">\ne1 header 1\nsummary 1\n</retrieved>');
+  });
+
+  it('never asks the archive for an id that does not parse', () => {
+    const asked: number[] = [];
+    const archive = { lastSeq: () => 2, get: (_session: string, seq: number) => (asked.push(seq), seq === 2 ? archived(2) : undefined) };
+    const result = retrieveExchanges(archive, 's', ['x1', 'e', 'e2'], 'header', 100, count);
+    expect(asked).toEqual([2]);
+    expect(result.text).toBe('<retrieved format="header">\nx1: no such exchange (this session has e1-e2).\n\ne: no such exchange (this session has e1-e2).\n\ne2 header 2\n</retrieved>');
+  });
 });
