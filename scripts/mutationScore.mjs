@@ -36,20 +36,18 @@ if (reportsRead.length === 0) {
 
 const tree = calculateMetrics(files);
 
-const row = (name, m) =>
-  [
-    name.padEnd(44),
-    (Number.isNaN(m.mutationScore) ? 'n/a' : m.mutationScore.toFixed(2)).padStart(7),
-    String(m.killed).padStart(7),
-    String(m.timeout).padStart(8),
-    String(m.survived).padStart(9),
-    String(m.noCoverage).padStart(7),
-    String(m.totalValid).padStart(6),
-  ].join(' |');
-
-const lines = [row('File', { mutationScore: NaN, killed: 'killed', timeout: 'timeout', survived: 'survived', noCoverage: 'no cov', totalValid: 'valid' }).replace('n/a', '% score')];
+const COLUMNS = [
+  ['% score', 7, (m) => (Number.isNaN(m.mutationScore) ? 'n/a' : m.mutationScore.toFixed(2))],
+  ['killed', 7, (m) => m.killed],
+  ['timeout', 8, (m) => m.timeout],
+  ['survived', 9, (m) => m.survived],
+  ['no cov', 7, (m) => m.noCoverage],
+  ['valid', 6, (m) => m.totalValid],
+];
+const row = (name, cells) => [name.padEnd(40), ...cells.map((cell, i) => String(cell).padStart(COLUMNS[i][1]))].join(' |');
+const lines = [row('File', COLUMNS.map(([title]) => title))];
 const walk = (node, depth) => {
-  lines.push(row(`${'  '.repeat(depth)}${node.name}${node.file ? '' : '/'}`, node.metrics));
+  lines.push(row(`${'  '.repeat(depth)}${node.name}${node.file || depth === 0 ? '' : '/'}`, COLUMNS.map(([, , cell]) => cell(node.metrics))));
   for (const child of node.childResults) walk(child, depth + 1);
 };
 walk({ ...tree, name: 'All files' }, 0);
