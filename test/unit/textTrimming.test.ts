@@ -108,3 +108,29 @@ describe('text helpers at their edges (exact outputs)', () => {
     expect(normalizeLog('a\n█████\nb')).toBe('a\nb');
   });
 });
+
+describe('trimToTokens: which cut it takes (exact outputs, 4 characters a token)', () => {
+  const count4 = (s: string) => Math.ceil(s.length / 4);
+
+  it('nothing at 0 tokens; a text that fits comes back as it is', () => {
+    expect(trimToTokens('Short.', 0, count4)).toBe('');
+    expect(trimToTokens('Short.', 2, count4)).toBe('Short.');
+  });
+
+  it('whole sentences while they fit, then an ellipsis', () => {
+    const text = 'First sentence here. Second sentence is longer than the first one. Third!';
+    expect(trimToTokens(text, 8, count4)).toBe('First sentence here. …');
+    expect(trimToTokens(text, 18, count4)).toBe('First sentence here. Second sentence is longer than the first one. …');
+    expect(trimToTokens('one two\nthree four\nfive six', 3, count4)).toBe('one two …');
+  });
+
+  it('the first six words of each line when not even one line fits whole', () => {
+    const text = 'alpha beta gamma delta epsilon zeta eta theta iota kappa\nsecond line';
+    expect(trimToTokens(text, 10, count4)).toBe('alpha beta gamma delta epsilon zeta …');
+  });
+
+  it('a hard character cut last, never splitting a surrogate pair', () => {
+    expect(trimToTokens('x'.repeat(100), 5, count4)).toBe(`${'x'.repeat(19)}…`);
+    expect(trimToTokens('😀'.repeat(50), 5, count4)).toBe(`${'😀'.repeat(9)}…`);
+  });
+});
