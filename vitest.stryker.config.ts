@@ -9,7 +9,17 @@ import base from './vitest.config';
  * failing test, so running the quick, exact unit tests first kills most mutants in a second or
  * two instead of after a minute of these. The order changes no result, only when it is known.
  */
-const SLOW_LAST = ['benchSweep', 'archiveLayers', 'engineProperties', 'replayRealSessions', 'taskLoop'];
+const SLOW_LAST = [
+  'benchSweep',
+  'archiveLayers',
+  'requestValidity', // 6 s (fuzzing)
+  'engineProperties',
+  'replayRealSessions',
+  'badInputs', // 25 s for 2 tests
+  'lspTools', // 32 s: spawns typescript-language-server
+  'chatController', // 36 s
+  'taskLoop',
+];
 
 const rank = (spec: TestSpecification) => SLOW_LAST.findIndex((name) => spec.moduleId.endsWith(`/${name}.test.ts`));
 
