@@ -32,12 +32,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   let view: ChatViewProvider | undefined;
   const storageDir = context.globalStorageUri.fsPath;
+  // A probe: SQLite is opened and closed again, to say at once whether it loads here (else the
+  // plain-file fallback stands in). Each chat session then opens the chosen store for itself.
+  const archiveProbe = openArchive(storageDir, logger);
   chat = new ChatController({
     send: (message) => view?.send(message),
     apiKeySource: () => apiKeys.source(),
     runCommand: (command) => void vscode.commands.executeCommand(command),
     newSessionId,
-    openSession: sessionOpener({ config, apiKeys, storageDir, logger }),
+    openSession: sessionOpener({ config, apiKeys, storageDir, archive: () => archiveProbe, logger }),
     autoApprove: () => ({ writes: config.settings.model.autoApproveWrites, commands: config.settings.model.autoApproveCommands }),
     showUsage: (usage) => statusBar.showUsage(usage),
     logger,
@@ -65,15 +68,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const lastRequest = s.add(new LastRequestDocument());
   registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id });
 
-  // A probe: the archive is opened and closed again, to say at once whether SQLite loads here.
-  // Each chat session opens it for itself (openTaskSession).
-  const archive = await openArchive(storageDir, logger);
-  view.send({ type: 'storage/status', ok: archive.ok, message: archive.message });
-  if (archive.ok) {
-    archive.store.close();
-  } else {
+  const archive = await archiveProbe;
+  view.send({ type: 'storage/status', ok: archive.ok, message: archive.message, ...(archive.ok && archive.fallback ? { fallback: true } : {}) });
+  if (!archive.ok) {
     archiveView.message = archive.message;
     statusBar.showIdle('archive unavailable, see Output > Strata');
+    void vscode.window.showWarningMessage(`Strata: ${archive.message}`);
+  } else if (archive.fallback) {
+    // Said once per activation (the Output channel has the loader's full error).
     void vscode.window.showWarningMessage(`Strata: ${archive.message}`);
   }
   logger.info(`activated (session ${c.currentSessionId})`);

@@ -5,7 +5,8 @@ import type { Logger } from '../engine/ports';
 import { StrataError } from '../shared/strataError';
 import type { ApprovalDecision, ApprovalRequest } from '../task/tools/tool';
 import type { ApiKeyStore } from './apiKeyStore';
-import { archiveAdvice, archivePathIn, isNativeModuleError } from './archiveStatus';
+import type { ArchiveOpenResult } from './archiveStatus';
+import { archiveAdvice, isNativeModuleError } from './archiveStatus';
 import type { OpenedSession } from './chatController';
 import type { StrataConfig } from './config';
 import { editorProblems, editorTurnEnvironment } from './editorContext';
@@ -16,6 +17,8 @@ export interface SessionOpenerDeps {
   apiKeys: ApiKeyStore;
   /** `context.globalStorageUri.fsPath`: the archive lives there, shared by every workspace. */
   storageDir: string;
+  /** The activation's archive probe: SQLite, the plain-file fallback, or why neither opened. */
+  archive: () => Promise<ArchiveOpenResult>;
   logger: Logger;
 }
 
@@ -34,7 +37,9 @@ export function sessionOpener(deps: SessionOpenerDeps) {
     const { model } = deps.config.settings;
     const baseURL = model.baseUrl.trim() || undefined;
     const client = new RecordingModelClient(new AnthropicModelClient({ apiKey: key.key, ...(baseURL ? { baseURL } : {}) }));
-    const archivePath = archivePathIn(deps.storageDir);
+    const archive = await deps.archive();
+    if (!archive.ok) throw new StrataError(`The chat cannot start: ${archive.message}`, 'archive_unavailable');
+    const archivePath = archive.backend.path;
     try {
       mkdirSync(deps.storageDir, { recursive: true });
       // Loaded on first use, inside the try: the native SQLite driver may not load in this editor.
@@ -42,6 +47,7 @@ export function sessionOpener(deps: SessionOpenerDeps) {
       const session = await openTaskSession({
         workspaceRoot: folder.uri.fsPath,
         archivePath,
+        openArchive: archive.backend.open,
         sessionId,
         apiKey: key.key,
         ...(baseURL ? { baseURL } : {}),
