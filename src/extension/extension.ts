@@ -12,6 +12,8 @@ import { LastRequestDocument } from './lastRequestDocument';
 import { createOutputLogger } from './outputLogger';
 import { sessionOpener } from './sessionOpener';
 import { StrataStatusBar } from './statusBar';
+import { TerminalHistory } from './terminalHistory';
+import { watchTerminals } from './terminalWatcher';
 
 /** Everything activate() creates; disposed in reverse order by deactivate(). */
 let store: DisposableStore | undefined;
@@ -35,12 +37,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // A probe: SQLite is opened and closed again, to say at once whether it loads here (else the
   // plain-file fallback stands in). Each chat session then opens the chosen store for itself.
   const archiveProbe = openArchive(storageDir, logger);
+  // A conservative token estimate (code runs about 3-4 characters a token); the Task caps it again.
+  const terminal = new TerminalHistory((text) => Math.ceil(text.length / 3));
+  s.add(watchTerminals(terminal, logger));
   chat = new ChatController({
     send: (message) => view?.send(message),
     apiKeySource: () => apiKeys.source(),
     runCommand: (command) => void vscode.commands.executeCommand(command),
     newSessionId,
-    openSession: sessionOpener({ config, apiKeys, storageDir, archive: () => archiveProbe, logger }),
+    openSession: sessionOpener({ config, apiKeys, storageDir, archive: () => archiveProbe, terminal, logger }),
     autoApprove: () => ({ writes: config.settings.model.autoApproveWrites, commands: config.settings.model.autoApproveCommands }),
     showUsage: (usage) => statusBar.showUsage(usage),
     logger,

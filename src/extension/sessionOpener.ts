@@ -11,6 +11,7 @@ import type { OpenedSession } from './chatController';
 import type { StrataConfig } from './config';
 import { editorProblems, editorTurnEnvironment } from './editorContext';
 import { RecordingModelClient } from './recordingModelClient';
+import type { TerminalHistory } from './terminalHistory';
 
 export interface SessionOpenerDeps {
   config: StrataConfig;
@@ -19,6 +20,8 @@ export interface SessionOpenerDeps {
   storageDir: string;
   /** The activation's archive probe: SQLite, the plain-file fallback, or why neither opened. */
   archive: () => Promise<ArchiveOpenResult>;
+  /** The last commands run in the editor's terminals, fed by shell integration. */
+  terminal: TerminalHistory;
   logger: Logger;
 }
 
@@ -56,7 +59,7 @@ export function sessionOpener(deps: SessionOpenerDeps) {
         settings: deps.config.explicitEngineSettings(),
         frontEnd: `VS Code ${vscode.version}`,
         approve,
-        environment: editorTurnEnvironment,
+        environment: () => editorTurnEnvironment(deps.terminal),
         extraMentionSources: { problems: editorProblems },
         logger: deps.logger,
         modelClient: client,
