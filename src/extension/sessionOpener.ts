@@ -12,6 +12,7 @@ import type { StrataConfig } from './config';
 import { editorProblems, editorTurnEnvironment } from './editorContext';
 import { RecordingModelClient } from './recordingModelClient';
 import type { TerminalHistory } from './terminalHistory';
+import { VscodeLanguageService } from './vscodeLanguageService';
 
 export interface SessionOpenerDeps {
   config: StrataConfig;
@@ -60,6 +61,8 @@ export function sessionOpener(deps: SessionOpenerDeps) {
         frontEnd: `VS Code ${vscode.version}`,
         approve,
         environment: () => editorTurnEnvironment(deps.terminal),
+        // The LSP tools ask the editor's own language features: no server of our own is spawned.
+        language: new VscodeLanguageService(folder.uri),
         extraMentionSources: { problems: editorProblems },
         logger: deps.logger,
         modelClient: client,
