@@ -4,6 +4,7 @@ import { chromium, type Frame, type Page } from 'playwright-core';
 import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { startCodeServer, type CodeServer } from './codeServer';
+import { mentionSteps, settingsPanelSteps, showDiffStep, type StepContext } from './webuiSteps';
 
 /**
  * The Strata view in a real VS Code (code-server 4.100.3) in Debian's Chromium: the built
@@ -104,6 +105,10 @@ async function main(): Promise<void> {
     });
     await shot('threshold-70');
 
+    const webui: StepContext = { page, webview, server, check, shot, waitFor, waitForText, writeWorkspaceSettings, timeoutMs: STEP_TIMEOUT_MS };
+    await settingsPanelSteps(webui);
+    await mentionSteps(webui);
+
     await check('an out-of-range threshold written to the workspace settings.json is clamped, with a warning', async () => {
       writeWorkspaceSettings(server, { 'strata.autoCondensePercent': 150 });
       await waitForText(webview.locator('[data-testid="auto-condense"]'), /auto-condense at 100%/);
@@ -146,6 +151,7 @@ async function main(): Promise<void> {
       await webview.locator('[data-testid="tool-row"][data-tool="edit_file"]').waitFor({ timeout: STEP_TIMEOUT_MS });
       if (readFileSync(join(server.workspace, 'hello.ts'), 'utf8') !== HELLO) throw new Error('hello.ts changed before the edit was approved');
       await shot('approval-asked');
+      await showDiffStep(webui);
       await webview.locator('[data-testid="approve"]').click();
       await waitFor(() => readFileSync(join(server.workspace, 'hello.ts'), 'utf8') === 'export const hello = "strata";\n', 'hello.ts to say "strata" on disk');
       await webview.locator('[data-testid="tool-row"][data-done="ok"]').waitFor({ timeout: STEP_TIMEOUT_MS });
