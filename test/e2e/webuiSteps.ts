@@ -43,6 +43,7 @@ export async function settingsPanelSteps(c: StepContext): Promise<void> {
     await input.press('Enter');
     await c.waitForText(webview.locator(`${FIELD} [data-testid="setting-error"]`), /150 is out of range: must be from 5 to 100/);
     if (readWorkspaceSettings(c.server).includes('autoCondensePercent')) throw new Error('the refused value reached .vscode/settings.json');
+    await centre(webview.locator(FIELD));
   });
   await c.shot('settings-refused');
 
@@ -52,6 +53,8 @@ export async function settingsPanelSteps(c: StepContext): Promise<void> {
     await c.waitFor(() => /"strata\.autoCondensePercent":\s*65/.test(readWorkspaceSettings(c.server)), '.vscode/settings.json to hold strata.autoCondensePercent: 65');
     await webview.locator(`${FIELD}[data-modified="true"]`).waitFor({ timeout: c.timeoutMs });
     if ((await webview.locator(`${FIELD} [data-testid="setting-error"]`).count()) > 0) throw new Error('the error stayed after a valid value');
+    await c.waitForText(webview.locator(`${FIELD} [data-testid="setting-other-scope"]`), /User settings: 70/);
+    await centre(webview.locator(FIELD));
   });
   await c.shot('settings-written');
 
@@ -107,6 +110,11 @@ export async function showDiffStep(c: StepContext): Promise<void> {
     await diff.locator('.editor.original .view-lines').filter({ hasText: '"world"' }).first().waitFor({ timeout: c.timeoutMs });
   });
   await c.shot('show-diff');
+}
+
+/** Scrolls a row to the middle of the panel, so the screenshot shows it with its messages. */
+async function centre(locator: ReturnType<Frame['locator']>): Promise<void> {
+  await locator.evaluate((el) => el.scrollIntoView({ block: 'center' }));
 }
 
 function readWorkspaceSettings(server: CodeServer): string {

@@ -34,6 +34,7 @@ export function ScopeSwitch(props: { scope: SettingScope; hasWorkspace: boolean;
             className={`scope-tab${selected ? ' selected' : ''}`}
             data-testid={`scope-${scope}`}
             aria-selected={selected}
+            aria-controls="settings-fields"
             tabIndex={selected ? 0 : -1}
             disabled={disabled}
             title={disabled ? 'Open a folder to have workspace settings' : undefined}

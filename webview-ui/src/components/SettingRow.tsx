@@ -32,6 +32,19 @@ export function SettingRow({ field, api }: { field: SettingField; api: SettingsP
         </p>
       )}
       {note?.kind === 'saving' && <p className="setting-saving">Saving…</p>}
+      <OtherScope field={field} scope={scope} />
     </div>
+  );
+}
+
+/** Like the Settings editor's "Also modified in": the value the other scope holds, if any. */
+function OtherScope({ field, scope }: { field: SettingField; scope: 'user' | 'workspace' }) {
+  const other = scope === 'user' ? field.workspace : field.user;
+  if (other === undefined) return null;
+  const text = scope === 'user' ? `Overridden in Workspace settings: ${String(other)}` : `User settings: ${String(other)}`;
+  return (
+    <p className="setting-other-scope" data-testid="setting-other-scope">
+      {text}
+    </p>
   );
 }
