@@ -19,6 +19,11 @@ const HELLO = 'export const hello = "world";\n';
 /** Set through "Strata: Set API Key"; the local server only checks that every request carries it. */
 const API_KEY = 'sk-ant-e2e-local-server-0001';
 const FIRST_ANSWER = 'hello.ts exports one constant, hello, whose value is "world".';
+/**
+ * Said after FIRST_ANSWER: long enough that a one-line summary makes the whole prompt smaller,
+ * else the engine discards the summary and Condense shows an error row, not the event.
+ */
+const FIRST_ANSWER_MORE = ` ${'It is a string constant, exported by name. '.repeat(150)}`;
 
 interface RecordedBody {
   model: string;
@@ -135,7 +140,7 @@ async function main(): Promise<void> {
     await shot('key-set');
 
     await check('a streamed answer from the local Messages API appears in the chat', async () => {
-      api.enqueue(textAnswer(FIRST_ANSWER, { input_tokens: 1200, cache_creation_input_tokens: 3000, output_tokens: 12 }));
+      api.enqueue(textAnswer(FIRST_ANSWER + FIRST_ANSWER_MORE, { input_tokens: 1200, cache_creation_input_tokens: 3000, output_tokens: 12 }));
       await send(webview, 'What does hello.ts export?');
       await waitForText(webview.locator('.msg.assistant').last(), new RegExp(escape(FIRST_ANSWER)));
       await webview.locator('[data-testid="send"]').waitFor({ timeout: STEP_TIMEOUT_MS });

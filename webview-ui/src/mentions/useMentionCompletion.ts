@@ -50,6 +50,8 @@ export function useMentionCompletion(text: string, caret: number, onPick: (text:
       setItems([]);
       return;
     }
+    // The query changed: an answer to the previous one is stale from now on, even before this one is sent.
+    latest.current = undefined;
     const timer = setTimeout(() => {
       const requestId = nextRequestId();
       latest.current = requestId;
