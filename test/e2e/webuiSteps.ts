@@ -60,11 +60,7 @@ export async function settingsPanelSteps(c: StepContext): Promise<void> {
 
   await c.check('settings.json edited outside updates the open panel', async () => {
     c.writeWorkspaceSettings(c.server, { 'strata.autoCondensePercent': 55 });
-    const deadline = Date.now() + c.timeoutMs;
-    while ((await input.inputValue()) !== '55') {
-      if (Date.now() > deadline) throw new Error(`the panel still shows ${await input.inputValue()} after settings.json said 55`);
-      await page.waitForTimeout(200);
-    }
+    await until(c, async () => (await input.inputValue()) === '55', 'the open panel to show 55 after settings.json said so');
     await webview.locator('[data-testid="settings-close"]').click();
     await c.waitForText(webview.locator('[data-testid="auto-condense"]'), /auto-condense at 55%/);
   });
@@ -87,15 +83,29 @@ export async function mentionSteps(c: StepContext): Promise<void> {
     if ((await option.getAttribute('aria-selected')) !== 'true') throw new Error('hello.ts is not the active option');
     await c.shot('mention-list');
     await textarea.press('Enter');
-    const deadline = Date.now() + c.timeoutMs;
-    while ((await textarea.inputValue()) !== 'What is in @/hello.ts ') {
-      if (Date.now() > deadline) throw new Error(`input is "${await textarea.inputValue()}"`);
-      await c.page.waitForTimeout(100);
-    }
+    await until(c, async () => (await textarea.inputValue()) === 'What is in @/hello.ts ', 'the input to read "What is in @/hello.ts "');
     await webview.locator('[data-testid="mention-list"]').waitFor({ state: 'detached', timeout: c.timeoutMs });
     if ((await webview.locator('.msg.user').count()) !== 0) throw new Error('Enter on the list sent the message');
   });
   await c.shot('mention-picked');
+
+  await c.check('@ alone offers @problems first; Down then Tab picks @git-changes; Escape closes the list', async () => {
+    await textarea.pressSequentially('and @', { delay: 30 });
+    const first = webview.locator('[data-testid="mention-option"]').first();
+    await first.waitFor({ timeout: c.timeoutMs });
+    if ((await first.getAttribute('data-label')) !== 'problems') throw new Error(`first option is ${await first.getAttribute('data-label')}`);
+    await textarea.press('ArrowDown');
+    const second = webview.locator('[data-testid="mention-option"]').nth(1);
+    await until(c, async () => (await second.getAttribute('aria-selected')) === 'true' && (await textarea.getAttribute('aria-activedescendant')) === (await second.getAttribute('id')), 'Down to make the second option active');
+    await textarea.press('Tab');
+    await webview.locator('[data-testid="mention-list"]').waitFor({ state: 'detached', timeout: c.timeoutMs });
+    if ((await textarea.inputValue()) !== 'What is in @/hello.ts and @git-changes ') throw new Error(`input is "${await textarea.inputValue()}"`);
+    await textarea.pressSequentially('@he', { delay: 30 });
+    await webview.locator('[data-testid="mention-list"]').waitFor({ timeout: c.timeoutMs });
+    await textarea.press('Escape');
+    await webview.locator('[data-testid="mention-list"]').waitFor({ state: 'detached', timeout: c.timeoutMs });
+    if ((await textarea.inputValue()).endsWith('@he') === false) throw new Error('Escape changed the text');
+  });
   await textarea.fill('');
 }
 
@@ -110,6 +120,15 @@ export async function showDiffStep(c: StepContext): Promise<void> {
     await diff.locator('.editor.original .view-lines').filter({ hasText: '"world"' }).first().waitFor({ timeout: c.timeoutMs });
   });
   await c.shot('show-diff');
+}
+
+/** Polls an async condition (page state) until it holds or the step times out. */
+async function until(c: StepContext, condition: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + c.timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await c.page.waitForTimeout(100);
+  }
 }
 
 /** Scrolls a row to the middle of the panel, so the screenshot shows it with its messages. */
