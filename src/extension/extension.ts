@@ -9,11 +9,15 @@ import { registerCommands } from './commands';
 import { StrataConfig } from './config';
 import { DisposableStore } from './disposableStore';
 import { LastRequestDocument } from './lastRequestDocument';
+import { searchMentions } from './mentionSearch';
 import { createOutputLogger } from './outputLogger';
+import { ProposedDiff } from './proposedDiff';
 import { sessionOpener } from './sessionOpener';
+import { SettingsHandler } from './settingsHandler';
 import { StrataStatusBar } from './statusBar';
 import { TerminalHistory } from './terminalHistory';
 import { watchTerminals } from './terminalWatcher';
+import { webviewRouter } from './webviewRouter';
 
 /** Everything activate() creates; disposed in reverse order by deactivate(). */
 let store: DisposableStore | undefined;
@@ -51,7 +55,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     logger,
   });
   const c = chat;
-  view = s.add(new ChatViewProvider(context.extensionUri, (message) => c.handle(message), logger));
+  const send = (message: Parameters<ChatViewProvider['send']>[0]) => view?.send(message);
+  const settingsPanel = new SettingsHandler(config.access, send, logger);
+  const diff = s.add(new ProposedDiff());
+  const route = webviewRouter({ chat: c, settings: settingsPanel, searchMentions: (query) => searchMentions(query), showDiff: (tool, input) => diff.show(tool, input), send, logger });
+  view = s.add(new ChatViewProvider(context.extensionUri, route, logger));
   s.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }));
 
   c.pushSettings(config.settings);
@@ -59,6 +67,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   s.add(
     config.onDidChange((settings) => {
       c.pushSettings(settings);
+      settingsPanel.pushSnapshot();
       c.invalidateSession();
     }),
   );
@@ -71,7 +80,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const archiveView = s.add(vscode.window.createTreeView(ARCHIVE_VIEW_ID, { treeDataProvider: new ArchiveTreeProvider() }));
   const lastRequest = s.add(new LastRequestDocument());
-  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id });
+  const showSettingsPanel = async () => {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    view?.send({ type: 'settings/show' });
+  };
+  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id, showSettingsPanel });
 
   const archive = await archiveProbe;
   view.send({ type: 'storage/status', ok: archive.ok, message: archive.message, ...(archive.ok && archive.fallback ? { fallback: true } : {}) });
