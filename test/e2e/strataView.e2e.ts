@@ -183,7 +183,7 @@ async function main(): Promise<void> {
       for (const r of api.messageRequests) if (r.headers.authorization !== `Bearer ${API_KEY}`) throw new Error('a request did not carry the key set through Set API Key');
       for (const body of bodies.slice(0, 3)) {
         const tools = (body.tools ?? []).map((t) => t.name);
-        for (const name of ['read_file', 'edit_file', 'execute_command', 'recall']) if (!tools.includes(name)) throw new Error(`tool ${name} missing from a request: ${tools.join(', ')}`);
+        for (const name of ['read_file', 'edit_file', 'execute_command', 'recall', 'lsp_hover', 'lsp_definition']) if (!tools.includes(name)) throw new Error(`tool ${name} missing from a request: ${tools.join(', ')}`);
         const marks = JSON.stringify(body).split('"cache_control"').length - 1;
         if (marks < 1 || marks > 4) throw new Error(`expected 1..4 cache_control marks, found ${marks}`);
         if (body.stream !== true || body.model !== 'claude-sonnet-4-5') throw new Error(`unexpected model/stream: ${body.model} ${String(body.stream)}`);
@@ -200,6 +200,18 @@ async function main(): Promise<void> {
       await page!.locator('.editor-instance .view-lines').filter({ hasText: '"max_tokens"' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
     });
     await shot('last-request');
+
+    await check("lsp_hover is answered by VS Code's own TypeScript features (no server of Strata's)", async () => {
+      api.enqueue(toolAnswer('lsp_hover', { path: 'hello.ts', line: 1, symbol: 'hello' }, 'Let me look at its type.'), textAnswer('It is a string constant.'));
+      const before = api.messageRequests.length;
+      await send(webview, 'What is the type of hello?');
+      await waitForText(webview.locator('.msg.assistant').last(), /It is a string constant\./);
+      await webview.locator('[data-testid="send"]').waitFor({ timeout: STEP_TIMEOUT_MS });
+      const result = JSON.stringify((api.messageRequests[before + 1]!.body as RecordedBody).messages.at(-1));
+      console.log(`e2e:      hover result: ${result.slice(0, 200)}`);
+      if (!/const hello/.test(result)) throw new Error(`the hover result does not show the declaration: ${result.slice(0, 400)}`);
+    });
+    await shot('lsp-hover');
 
     if (consoleErrors.length > 0) throw new Error(`webview console errors:\n${consoleErrors.join('\n')}`);
     console.log(`e2e: all checks passed; screenshots in ${SHOTS}`);
