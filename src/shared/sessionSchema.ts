@@ -183,9 +183,9 @@ export function decodeSessionBytes(bytes: Uint8Array, sourceName: string): { tex
 
 /**
  * The message with binary-looking tool outputs replaced by a placeholder and empty text blocks
- * dropped; undefined (with a problem) when nothing is left.
+ * dropped; undefined (with a problem) when nothing is left. Shared by every session reader.
  */
-function cleanMessage(message: Message, where: string, problems: string[]): Message | undefined {
+export function cleanMessage(message: Message, where: string, problems: string[]): Message | undefined {
   const content: ContentBlock[] = [];
   for (const block of message.content) {
     if (block.type === 'text' && block.text === '') continue;
