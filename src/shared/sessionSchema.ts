@@ -54,7 +54,8 @@ const toolResultBlockSchema = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string(),
   content: z.union([z.string(), z.array(resultPartSchema)]).optional(),
-  is_error: z.boolean().optional(),
+  // Claude Code writes `"is_error": null` for a result that is not an error.
+  is_error: z.boolean().nullish(),
 });
 
 /** Reasoning blocks, as a recorded live chat holds them (replay sends them back as the chat did). */
@@ -86,7 +87,7 @@ export const contentBlockSchema = z.looseObject({ type: z.string() }).transform(
   const block = parsed.data;
   if (block.type !== 'tool_result') return block;
   const result: ToolResultBlock = { type: 'tool_result', tool_use_id: block.tool_use_id, content: block.content ?? '' };
-  if (block.is_error !== undefined) result.is_error = block.is_error;
+  if (typeof block.is_error === 'boolean') result.is_error = block.is_error;
   return result;
 });
 

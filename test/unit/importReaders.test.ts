@@ -95,6 +95,26 @@ describe('parseClaudeCodeTranscript: damaged and odd transcripts', () => {
     expect(allText(session.messages)).not.toContain('Let me read the test');
   });
 
+  it('after a rewind and a /compact: the rewound branch is dropped, the history before the compact boundary kept', () => {
+    const u = (uuid: string, parent: string | null, text: string) => JSON.stringify({ type: 'user', uuid, parentUuid: parent, message: { role: 'user', content: [{ type: 'text', text }] } });
+    const a = (uuid: string, parent: string, text: string) => JSON.stringify({ type: 'assistant', uuid, parentUuid: parent, message: { id: `msg_${uuid}`, role: 'assistant', content: [{ type: 'text', text }] } });
+    const text = [
+      u('u1', null, 'Start'),
+      a('a1', 'u1', 'Ready'),
+      u('b1u', 'a1', 'First attempt'),
+      a('b1a', 'b1u', 'First answer'),
+      u('b2u', 'a1', 'Second attempt'),
+      a('b2a', 'b2u', 'Second answer'),
+      JSON.stringify({ type: 'system', subtype: 'compact_boundary', uuid: 'cb', parentUuid: null, logicalParentUuid: 'b2a', content: 'Conversation compacted' }),
+      JSON.stringify({ type: 'user', uuid: 'cs', parentUuid: 'cb', isCompactSummary: true, message: { role: 'user', content: 'This session is being continued. Summary: a plan.' } }),
+      u('p1u', 'cs', 'After compaction'),
+      a('p1a', 'p1u', 'Final answer'),
+    ].join('\n');
+    const session = parseClaudeCodeTranscript(text, 'dag.jsonl');
+    expect(session.messages.map((m) => texts(m))).toEqual([['Start'], ['Ready'], ['Second attempt'], ['Second answer'], ['This session is being continued. Summary: a plan.', 'After compaction'], ['Final answer']]);
+    expect(session.problems).toEqual(['dag.jsonl: 1 system line not imported (line 7)', 'dag.jsonl: 2 message lines on abandoned branches (an edited or rewound message) not imported (lines 3, 4)']);
+  });
+
   it('a block repeated on two lines of one answer is kept once; a different answer in a row is merged and reported', () => {
     const lines = claudeLines();
     const a2 = lines[lineOf('a2')]!;
@@ -109,6 +129,19 @@ describe('parseClaudeCodeTranscript: damaged and odd transcripts', () => {
     const merged = parseClaudeCodeTranscript(other, 'two.jsonl');
     expect(texts(merged.messages[1])).toEqual(['API Error', 'Hello']);
     expect(merged.problems).toContain('two.jsonl:3: second answer in a row (previous on line 2); merged into it');
+  });
+
+  it('reads the nulls Claude Code writes (isMeta, is_error, citations) as absent', () => {
+    const text = [
+      '{"type":"user","uuid":"x1","parentUuid":null,"isMeta":null,"message":{"role":"user","content":"hi"}}',
+      '{"type":"assistant","uuid":"x2","parentUuid":"x1","isMeta":null,"message":{"id":"m1","role":"assistant","content":[{"citations":null,"text":"Reading.","type":"text"},{"id":"t1","input":{},"name":"Read","type":"tool_use"}]}}',
+      '{"type":"user","uuid":"x3","parentUuid":"x2","isMeta":null,"message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[{"type":"text","text":"ok"}],"is_error":null,"agentId":null}]}}',
+      '{"type":"assistant","uuid":"x4","parentUuid":"x3","message":{"id":"m2","role":"assistant","content":"Done."}}',
+    ].join('\n');
+    const session = parseClaudeCodeTranscript(text, 'n.jsonl');
+    expect(session.problems).toEqual([]);
+    expect(session.messages[1]!.content[0]).toEqual({ type: 'text', text: 'Reading.' });
+    expect(session.messages[2]!.content).toEqual([{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'ok' }] }]);
   });
 
   it('a thinking block without a signature and an unknown block become reported placeholders', () => {
