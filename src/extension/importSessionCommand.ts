@@ -39,30 +39,37 @@ export function importSessionCommand(deps: ImportSessionDeps): () => Promise<voi
       { title: 'Strata: Import Session', placeHolder: 'Import from' },
     );
     if (!source) return;
-    const path = source.source === 'file' ? await chooseFile() : await chooseCandidate(source.source === 'cline' ? listClineTasks(clineDir) : listClaudeCodeSessions(claudeDir), source.source === 'cline' ? `No Cline tasks in ${clineDir}.` : `No Claude Code sessions in ${claudeDir}.`);
-    if (path) await runImport(path, deps);
+    const picked = source.source === 'file' ? await chooseFile() : await chooseCandidate(source.source === 'cline' ? listClineTasks(clineDir) : listClaudeCodeSessions(claudeDir), source.source === 'cline' ? `No Cline tasks in ${clineDir}.` : `No Claude Code sessions in ${claudeDir}.`);
+    if (picked) await runImport(picked.path, picked.label, deps);
   };
 }
 
-async function chooseCandidate(listing: Promise<ImportCandidate[]>, none: string): Promise<string | undefined> {
+/** What to import and how the progress notification names it. */
+interface Picked {
+  path: string;
+  label: string;
+}
+
+async function chooseCandidate(listing: Promise<ImportCandidate[]>, none: string): Promise<Picked | undefined> {
   const candidates = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Strata: listing sessions' }, () => listing);
   if (candidates.length === 0) {
     void vscode.window.showInformationMessage(`Strata: ${none}`);
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(candidateItems(candidates, Date.now()), { title: 'Strata: Import Session', placeHolder: 'Newest first; type to filter by query or project', matchOnDescription: true, matchOnDetail: true });
-  return picked?.candidate.path;
+  return picked ? { path: picked.candidate.path, label: `"${picked.candidate.title}"` } : undefined;
 }
 
-async function chooseFile(): Promise<string | undefined> {
+async function chooseFile(): Promise<Picked | undefined> {
   const picked = await vscode.window.showOpenDialog({ canSelectFiles: true, canSelectFolders: true, canSelectMany: false, openLabel: 'Import', title: 'Strata: a Claude Code transcript (.jsonl), a Cline api_conversation_history.json or task folder' });
-  return picked?.[0]?.fsPath;
+  const path = picked?.[0]?.fsPath;
+  return path ? { path, label: basename(path) } : undefined;
 }
 
-async function runImport(path: string, deps: ImportSessionDeps): Promise<void> {
+async function runImport(path: string, label: string, deps: ImportSessionDeps): Promise<void> {
   const archivePath = archivePathIn(deps.storageDir);
   try {
-    const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Strata: importing ${basename(path)}`, cancellable: true }, async (progress, token) => {
+    const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Strata: importing ${label}`, cancellable: true }, async (progress, token) => {
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => abort.abort());
       try {
@@ -74,7 +81,8 @@ async function runImport(path: string, deps: ImportSessionDeps): Promise<void> {
           settings: resolveEngineSettings(deps.settings()),
           logger: deps.logger,
           signal: abort.signal,
-          onSession: (s, i, n) => progress.report({ message: n > 1 ? `${i} of ${n}: ${basename(s.path)}` : basename(s.path) }),
+          // A folder: which of its sessions is being imported.
+          onSession: (s, i, n) => (n > 1 ? progress.report({ message: `${i} of ${n}: ${basename(s.path)}` }) : undefined),
         });
       } finally {
         sub.dispose();

@@ -77,6 +77,18 @@ async function main(): Promise<void> {
     });
     await shot('no-api-key');
 
+    await check('Import Session lists the Claude Code session and imports it, saying how many exchanges', async () => {
+      await runCommand(page!, 'Strata: Import Session');
+      await page!.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Claude Code sessions' }).first().click({ timeout: STEP_TIMEOUT_MS });
+      const row = page!.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Fix the failing test in src/math.test.ts' }).first();
+      await row.waitFor({ timeout: STEP_TIMEOUT_MS });
+      await expectText(row, /\/home\/dev\/calc/);
+      await shot('import-picker');
+      await row.click();
+      await page!.locator('.notifications-toasts').getByText(/imported 3 exchanges from "Fix the failing test in src\/math\.test\.ts" as session s-/).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    });
+    await shot('imported');
+
     await check('sending without a key answers with the no-key error, not a made-up answer', async () => {
       await webview.locator('[data-testid="chat-input"] textarea').fill('What does hello.ts export?');
       await webview.locator('[data-testid="send"]').click();
@@ -194,18 +206,6 @@ async function main(): Promise<void> {
       await page!.locator('.editor-instance .view-lines').filter({ hasText: '"max_tokens"' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
     });
     await shot('last-request');
-
-    await check('Import Session lists the Claude Code session and imports it, saying how many exchanges', async () => {
-      await runCommand(page!, 'Strata: Import Session');
-      await page!.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Claude Code sessions' }).first().click({ timeout: STEP_TIMEOUT_MS });
-      const row = page!.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Fix the failing test in src/math.test.ts' }).first();
-      await row.waitFor({ timeout: STEP_TIMEOUT_MS });
-      await expectText(row, /\/home\/dev\/calc/);
-      await shot('import-picker');
-      await row.click();
-      await page!.locator('.notifications-toasts').getByText(/imported 3 exchanges from "Fix the failing test in src\/math\.test\.ts" as session s-/).first().waitFor({ timeout: STEP_TIMEOUT_MS });
-    });
-    await shot('imported');
 
     if (consoleErrors.length > 0) throw new Error(`webview console errors:\n${consoleErrors.join('\n')}`);
     console.log(`e2e: all checks passed; screenshots in ${SHOTS}`);
