@@ -7,7 +7,10 @@ import { makeTempDir } from '../../src/adapters/tempFiles';
 import { createTiktokenTokenizer } from '../../src/adapters/tiktokenTokenizer';
 import type { Logger } from '../../src/engine/ports';
 import { StrataError } from '../../src/engine/ports';
+import { ContextEngine } from '../../src/engine/contextEngine';
+import { ExtractiveSummarizer } from '../../src/engine/extractiveSummarizer';
 import { importSessions, NO_ANSWER } from '../../src/host/importSession';
+import { resolveEngineSettings } from '../../src/shared/engineSettings';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'import');
 const CLAUDE_FILE = join(FIXTURES, 'claude-code', '-home-dev-calc', '0b6c4a52-7a1e-4c39-9d7e-1f2a3b4c5d6e.jsonl');
@@ -60,6 +63,23 @@ describe('importSessions into a real SQLite archive', () => {
     expect(session!.exchanges[0]!.createdAt).toBe(Date.parse('2026-11-20T10:00:01.000Z'));
     expect(session!.exchanges.every((e) => e.header.length > 0 && e.summary.length > 0)).toBe(true);
     expect(session!.hits).toBeGreaterThan(0);
+  });
+
+  it('a chat reopened on the imported session continues its ids after the imported exchanges', async () => {
+    const archivePath = join(tempDir(), 'archive.sqlite');
+    const { imported } = await importSessions(CLAUDE_FILE, { archivePath, logger, tokenizer });
+    const { sessionId, exchanges } = imported[0]!;
+    const before = archived(archivePath)[0]!.exchanges;
+    const archive = openSqliteArchive(archivePath);
+    const engine = new ContextEngine({ sessionId, settings: resolveEngineSettings({}), tokenizer, archive, summarizer: new ExtractiveSummarizer(tokenizer), clock: { now: () => Date.UTC(2026, 10, 22) }, logger, systemPrompt: 'You are a test agent.' });
+    engine.beginExchange({ role: 'user', content: [{ type: 'text', text: 'Does divide handle zero?' }] });
+    await engine.assemble();
+    engine.completeExchange({ role: 'assistant', content: [{ type: 'text', text: 'It throws on zero.' }] });
+    engine.close();
+    const after = archived(archivePath)[0]!.exchanges;
+    expect(after.map((e) => e.seq)).toEqual(Array.from({ length: exchanges + 1 }, (_, i) => i + 1));
+    expect(after.slice(0, exchanges)).toEqual(before);
+    expect(after[exchanges]!.full[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Does divide handle zero?' }] });
   });
 
   it('importing the same file twice makes two sessions, the first left as it was', async () => {
