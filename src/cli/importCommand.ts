@@ -5,6 +5,7 @@ import { IMPORT_FORMATS } from '../adapters/importedSessionReader';
 import type { Logger } from '../engine/ports';
 import { StrataError } from '../engine/ports';
 import { importSessions } from '../host/importSession';
+import { listenForStop, SIGNAL_EXIT } from './stopSignals';
 
 export interface ImportArgs {
   path: string;
@@ -12,8 +13,6 @@ export interface ImportArgs {
   from?: string;
 }
 
-/** 128 + the signal's number, as shells report a process ended by it. */
-const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
 
 /**
  * `strata import`: one line per session on `out` (its new id, exchanges, title), every problem
@@ -23,14 +22,7 @@ const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGT
 export async function runImport(args: ImportArgs, out: (line: string) => void, logger: Logger): Promise<number> {
   const from = importFormat(args.from);
   mkdirSync(dirname(args.archive), { recursive: true });
-  const stop = new AbortController();
-  let interrupted: NodeJS.Signals | undefined;
-  const onSignal = (signal: NodeJS.Signals) => {
-    interrupted = signal;
-    stop.abort();
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const stop = listenForStop();
   try {
     const result = await importSessions(args.path, { archivePath: args.archive, ...(from ? { from } : {}), logger, signal: stop.signal });
     for (const s of result.imported) {
@@ -41,14 +33,14 @@ export async function runImport(args: ImportArgs, out: (line: string) => void, l
     for (const f of result.failed) logger.error(`${f.source.path} was not imported: ${f.error}`);
     const exchanges = result.imported.reduce((n, s) => n + s.exchanges, 0);
     out(`imported ${result.imported.length} session${result.imported.length === 1 ? '' : 's'} (${exchanges} exchanges) into ${args.archive}${result.failed.length > 0 ? `; ${result.failed.length} failed` : ''}`);
+    const interrupted = stop.stoppedBy();
     if (interrupted) {
       logger.warn(`Stopped by ${interrupted}; every exchange imported up to it is archived.`);
       return SIGNAL_EXIT[interrupted] ?? 1;
     }
     return result.failed.length > 0 || result.imported.some((s) => s.unarchived > 0) ? 1 : 0;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stop.release();
   }
 }
 

@@ -2,28 +2,18 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSessionFile } from '../../src/adapters/sessionFileReader';
-import { StrataError } from '../../src/engine/ports';
 import { parseClaudeCodeTranscript } from '../../src/shared/claudeCodeTranscript';
 import { parseClineHistory } from '../../src/shared/clineHistory';
 import type { ContentBlock, Message } from '../../src/shared/messages';
 import { sessionTitle, TITLE_CHARS, titleFromText } from '../../src/shared/sessionTitle';
 import { sharedSessionFiles } from '../support/sharedSessions';
+import { thrown } from '../support/thrown';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'import');
 const CLAUDE_FILE = join(FIXTURES, 'claude-code', '-home-dev-calc', '0b6c4a52-7a1e-4c39-9d7e-1f2a3b4c5d6e.jsonl');
 const CLINE_FILE = join(FIXTURES, 'cline', 'tasks', '1732280000000', 'api_conversation_history.json');
 const claudeText = readFileSync(CLAUDE_FILE, 'utf8');
 const clineText = readFileSync(CLINE_FILE, 'utf8');
-
-function thrown(run: () => unknown): StrataError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof StrataError) return error;
-    throw error;
-  }
-  throw new Error('expected a StrataError');
-}
 
 const texts = (m: Message | undefined) => (m?.content ?? []).flatMap((b) => (b.type === 'text' ? [b.text] : []));
 const allText = (messages: Message[]) => JSON.stringify(messages);
