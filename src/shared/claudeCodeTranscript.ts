@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ContentBlock, Message } from './messages';
+import type { Message } from './messages';
 import { nativeContent } from './nativeContent';
 import type { ParsedSession, RecordingNote, SessionMeta } from './sessionSchema';
 import { cleanMessage } from './sessionSchema';
@@ -52,7 +52,11 @@ interface Turn {
 export function parseClaudeCodeTranscript(text: string, sourceName: string): ParsedSession {
   const problems: string[] = [];
   const skipped = new Map<string, number[]>();
-  const skip = (why: string, line: number) => skipped.set(why, [...(skipped.get(why) ?? []), line]);
+  const skip = (why: string, line: number) => {
+    const at = skipped.get(why);
+    if (at) at.push(line);
+    else skipped.set(why, [line]);
+  };
   const parents = new Map<string, string | undefined>();
   const turns: Turn[] = [];
   const lines = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split('\n');
@@ -93,6 +97,7 @@ export function parseClaudeCodeTranscript(text: string, sourceName: string): Par
 function liveTurns(turns: Turn[], parents: Map<string, string | undefined>, sourceName: string, problems: string[]): Turn[] {
   const last = turns[turns.length - 1];
   if (!last) return [];
+  // Lines without uuids (an older or hand-made transcript) have no chain to follow: file order it is.
   if (turns.some((t) => t.entry.uuid === undefined)) return turns;
   const chain = new Set<string>();
   for (let id: string | undefined = last.entry.uuid; id !== undefined && !chain.has(id); ) {
@@ -117,7 +122,9 @@ function liveTurns(turns: Turn[], parents: Map<string, string | undefined>, sour
 function toMessages(turns: Turn[], sourceName: string, problems: string[]): { messages: Message[]; notes: Map<number, RecordingNote> } {
   const messages: Message[] = [];
   const notes = new Map<number, RecordingNote>();
-  let previous: { turn: Turn; message: Message } | undefined;
+  // `seen`: the blocks of the current answer (one message.id), serialised, so a line that repeats one adds nothing.
+  let previous: { turn: Turn; message: Message; seen: Set<string> } | undefined;
+  const keysOf = (m: Message) => new Set(m.role === 'assistant' ? m.content.map((b) => JSON.stringify(b)) : []);
   for (const turn of turns) {
     const where = `${sourceName}:${turn.line}`;
     const content = nativeContent(turn.entry.message?.content, where, problems);
@@ -130,22 +137,19 @@ function toMessages(turns: Turn[], sourceName: string, problems: string[]): { me
     if (previous && previous.message.role === message.role) {
       const sameAnswer = turn.role === 'assistant' && turn.entry.message?.id !== undefined && turn.entry.message.id === previous.turn.entry.message?.id;
       if (turn.role === 'assistant' && !sameAnswer) problems.push(`${where}: second answer in a row (previous on line ${previous.turn.line}); merged into it`);
-      previous.message.content.push(...(sameAnswer ? newBlocks(previous.message.content, message.content) : message.content));
-      previous = { turn, message: previous.message };
+      const seen = sameAnswer ? previous.seen : keysOf(message);
+      const added = sameAnswer ? message.content.filter((b) => !seen.has(JSON.stringify(b))) : message.content;
+      if (sameAnswer) for (const block of added) seen.add(JSON.stringify(block));
+      previous.message.content.push(...added);
+      previous = { turn, message: previous.message, seen };
       continue;
     }
     const at = turn.entry.timestamp !== undefined ? Date.parse(turn.entry.timestamp) : Number.NaN;
     if (turn.role === 'user' && Number.isFinite(at) && at >= 0) notes.set(messages.length, { at });
     messages.push(message);
-    previous = { turn, message };
+    previous = { turn, message, seen: keysOf(message) };
   }
   return { messages, notes };
-}
-
-/** Blocks of `next` not already in `kept`: a line of a split answer that repeats an earlier block adds nothing. */
-function newBlocks(kept: ContentBlock[], next: ContentBlock[]): ContentBlock[] {
-  const seen = new Set(kept.map((b) => JSON.stringify(b)));
-  return next.filter((b) => !seen.has(JSON.stringify(b)));
 }
 
 function metaOf(turns: Turn[], messages: Message[]): SessionMeta {
