@@ -34,7 +34,18 @@ const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
     version: 2,
     sql: `CREATE TABLE token_calibration (model TEXT PRIMARY KEY, factor REAL NOT NULL, updated_at INTEGER NOT NULL);`,
   },
+  {
+    // What names a session in lists (its first query) and where it came from (an imported transcript).
+    version: 3,
+    sql: `CREATE TABLE session_info (session_id TEXT PRIMARY KEY, title TEXT NOT NULL, source TEXT NOT NULL, updated_at INTEGER NOT NULL);`,
+  },
 ];
+
+/** A session's title (its first query, one line) and source (`claude-code:<file>`, `cline:<file>`...). */
+export interface SessionInfo {
+  title: string;
+  source: string;
+}
 
 const blockSchema = z.union([
   z.object({ type: z.literal('text'), text: z.string() }),
@@ -162,6 +173,20 @@ export class SqliteArchiveStore implements ArchiveStore {
     guard(this.path, () =>
       this.db.prepare('INSERT INTO token_calibration (model, factor, updated_at) VALUES (?, ?, ?) ON CONFLICT(model) DO UPDATE SET factor = excluded.factor, updated_at = excluded.updated_at').run(model, factor, at),
     );
+  }
+
+  /** Names a session and records where it came from (the latest call wins). */
+  setSessionInfo(sessionId: string, info: SessionInfo, at: number): void {
+    guard(this.path, () =>
+      this.db
+        .prepare('INSERT INTO session_info (session_id, title, source, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(session_id) DO UPDATE SET title = excluded.title, source = excluded.source, updated_at = excluded.updated_at')
+        .run(sessionId, info.title, info.source, at),
+    );
+  }
+
+  sessionInfo(sessionId: string): SessionInfo | undefined {
+    const row = guard(this.path, () => this.db.prepare('SELECT title, source FROM session_info WHERE session_id = ?').get(sessionId) as SessionInfo | undefined);
+    return row ? { title: row.title, source: row.source } : undefined;
   }
 
   listSessions(): string[] {
