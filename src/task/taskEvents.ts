@@ -31,6 +31,10 @@ export interface TurnReport {
  * turn is decided outside the loop.
  */
 export type TaskEvent =
+  /** A user message began as exchange `turn` (the id an edit and resend names). */
+  | { type: 'user_message'; turn: number; text: string }
+  /** An edited message was resent: `superseded` left the conversation (archived, marked), replaced by `by`. */
+  | { type: 'resent'; from: number; by: number; superseded: number[] }
   /** Visible answer text as it streams (protocol blocks already removed). */
   | { type: 'text'; turn: number; text: string }
   | { type: 'tool_call'; turn: number; id: string; name: string; input: unknown }
