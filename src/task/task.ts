@@ -53,6 +53,10 @@ export class Task {
   /** Tool results owed to the model because the user stopped before they were sent. */
   private owedResults: ToolResultBlock[] = [];
   private running = false;
+  /** What the exchange in flight began with, for its `exchange` event (a recording replays it). */
+  private begun: ExchangeBegin = {};
+  /** Set by a resend until its first exchange begins. */
+  private resentFrom?: number;
   /** The turn in flight: its own controller (a resend stops it) and its end. */
   private current?: { controller: AbortController; done: Promise<void> };
   /** Turns whose answer lacked the housekeeping the engine asked for. */
@@ -100,6 +104,7 @@ export class Task {
     // Results owed to a superseded answer are owed no more; the engine answers any call left open.
     this.owedResults = [];
     this.emit({ type: 'resent', from: seq, by, superseded });
+    this.resentFrom = seq;
     await this.run(text, signal);
   }
 
@@ -144,6 +149,8 @@ export class Task {
     const { engine } = this.options;
     const input = next.message;
     const seq = engine.beginExchange(input, next.begin);
+    this.begun = { ...(next.begin.userMessage ? { userMessage: true } : {}), ...(next.begin.changedFiles?.length ? { changedFiles: [...next.begin.changedFiles] } : {}), ...(this.resentFrom !== undefined ? { resendFrom: this.resentFrom } : {}) };
+    this.resentFrom = undefined;
     if (next.begin.userMessage) this.emit({ type: 'user_message', turn: seq, text: userText(input) });
     const startedAt = this.options.clock.now();
     let turn: AssembledTurn;
@@ -173,7 +180,7 @@ export class Task {
     const answer = stopped ? withNote(result.message, STOPPED_NOTE) : result.message;
     // Archiving, headers, summaries and index updates: after the answer has streamed.
     engine.completeExchange(answer);
-    this.emit({ type: 'exchange', turn: turn.turn, input, output: answer, estimatedTokens: turn.tokens, reportedTokens: reported });
+    this.emit({ type: 'exchange', turn: turn.turn, input, output: answer, estimatedTokens: turn.tokens, reportedTokens: reported, ...this.begun });
 
     const calls = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (calls.length > 0) {
@@ -249,7 +256,7 @@ export class Task {
     const code = error instanceof StrataError ? error.code : 'task_failed';
     const answer = withNote(partial, `[no complete answer: ${message}]`);
     this.options.engine.completeExchange(answer);
-    this.emit({ type: 'exchange', turn, input, output: answer, estimatedTokens: 0, reportedTokens: 0 });
+    this.emit({ type: 'exchange', turn, input, output: answer, estimatedTokens: 0, reportedTokens: 0, ...this.begun });
     const open = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     this.owedResults = open.map((c) => ({ type: 'tool_result', tool_use_id: c.id, content: `Not run: ${message}`, is_error: true }));
     this.emit({ type: 'error', code, message });
@@ -274,6 +281,10 @@ export class Task {
     for (const listener of this.listeners) listener(event);
   }
 }
+
+/** How an exchange began, as its `exchange` event tells a recorder. */
+type ExchangeBegin = Pick<TaskEventOf<'exchange'>, 'userMessage' | 'changedFiles' | 'resendFrom'>;
+type TaskEventOf<T extends TaskEvent['type']> = Extract<TaskEvent, { type: T }>;
 
 /** The next input of the loop and what the engine should know about it. */
 interface NextInput {
