@@ -154,6 +154,21 @@ async function main(): Promise<void> {
     });
     await shot('edit-approved');
 
+    await check('Edit on a user message resends it edited: a new request without what followed, the old rows greyed out', async () => {
+      api.enqueue(textAnswer('Nothing to change: hello stays.'));
+      const before = api.messageRequests.length;
+      await webview.locator('[data-testid="edit-message"]').nth(1).click();
+      await webview.locator('[data-testid="edit-input"] textarea').fill('Only tell me what hello.ts says');
+      await webview.locator('[data-testid="edit-resend"]').click();
+      await waitForText(webview.locator('.msg.assistant').last(), /Nothing to change: hello stays\./);
+      await webview.locator('[data-testid="send"]').waitFor({ timeout: STEP_TIMEOUT_MS });
+      await expectText(webview.locator('[data-testid="superseded"]').first(), /Make hello\.ts say strata/);
+      const body = JSON.stringify((api.messageRequests[before]!.body as RecordedBody).messages);
+      if (!body.includes('Only tell me what hello.ts says') || !body.includes('What does hello.ts export?')) throw new Error(`the resent request lacks the edited or the first message: ${body.slice(0, 300)}`);
+      if (/Make hello\.ts say strata|Done: hello is now/.test(body)) throw new Error('the resent request still carries the superseded exchanges');
+    });
+    await shot('edited-resent');
+
     await check('clicking Condense sends a condensing request and shows its row in the chat', async () => {
       api.enqueue(textAnswer('Summary: the user asked what hello.ts exports.'));
       const before = api.messageRequests.length;
@@ -167,10 +182,10 @@ async function main(): Promise<void> {
 
     await check('the requests the server recorded: the key, the tools, cache marks, the user text, the tool result', async () => {
       const bodies = api.messageRequests.map((r) => r.body as RecordedBody);
-      if (bodies.length !== 4) throw new Error(`expected 4 Messages API requests (answer, tool call, answer, condense), got ${bodies.length}`);
+      if (bodies.length !== 5) throw new Error(`expected 5 Messages API requests (answer, tool call, answer, edited resend, condense), got ${bodies.length}`);
       // The SDK sends the key as a bearer token.
       for (const r of api.messageRequests) if (r.headers.authorization !== `Bearer ${API_KEY}`) throw new Error('a request did not carry the key set through Set API Key');
-      for (const body of bodies.slice(0, 3)) {
+      for (const body of bodies.slice(0, 4)) {
         const tools = (body.tools ?? []).map((t) => t.name);
         for (const name of ['read_file', 'edit_file', 'execute_command', 'recall']) if (!tools.includes(name)) throw new Error(`tool ${name} missing from a request: ${tools.join(', ')}`);
         const marks = JSON.stringify(body).split('"cache_control"').length - 1;
@@ -180,7 +195,7 @@ async function main(): Promise<void> {
       const firstUser = JSON.stringify(bodies[0]!.messages.at(-1));
       if (!firstUser.includes('What does hello.ts export?')) throw new Error(`the first request lacks the user text: ${firstUser.slice(0, 300)}`);
       if (!/tool_result/.test(JSON.stringify(bodies[2]!.messages.at(-1)))) throw new Error('the third request does not carry the tool result');
-      if ((bodies[3]!.tools ?? []).length !== 0 || !JSON.stringify(bodies[3]!.messages).includes('What does hello.ts export?')) throw new Error('the condensing request is not a summary of the first exchange');
+      if ((bodies[4]!.tools ?? []).length !== 0 || !JSON.stringify(bodies[4]!.messages).includes('What does hello.ts export?')) throw new Error('the condensing request is not a summary of the first exchange');
     });
 
     await check('Last request opens the request as sent in a read-only JSON editor', async () => {
