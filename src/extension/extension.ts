@@ -9,9 +9,13 @@ import { registerCommands } from './commands';
 import { StrataConfig } from './config';
 import { DisposableStore } from './disposableStore';
 import { LastRequestDocument } from './lastRequestDocument';
+import { searchMentions } from './mentionSearch';
 import { createOutputLogger } from './outputLogger';
+import { ProposedDiff } from './proposedDiff';
 import { sessionOpener } from './sessionOpener';
+import { SettingsHandler } from './settingsHandler';
 import { StrataStatusBar } from './statusBar';
+import { webviewRouter } from './webviewRouter';
 
 /** Everything activate() creates; disposed in reverse order by deactivate(). */
 let store: DisposableStore | undefined;
@@ -43,7 +47,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     logger,
   });
   const c = chat;
-  view = s.add(new ChatViewProvider(context.extensionUri, (message) => c.handle(message), logger));
+  const send = (message: Parameters<ChatViewProvider['send']>[0]) => view?.send(message);
+  const settingsPanel = new SettingsHandler(config.access, send, logger);
+  const diff = s.add(new ProposedDiff());
+  const route = webviewRouter({ chat: c, settings: settingsPanel, searchMentions: (query) => searchMentions(query), showDiff: (tool, input) => diff.show(tool, input), send, logger });
+  view = s.add(new ChatViewProvider(context.extensionUri, route, logger));
   s.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }));
 
   c.pushSettings(config.settings);
@@ -51,6 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   s.add(
     config.onDidChange((settings) => {
       c.pushSettings(settings);
+      settingsPanel.pushSnapshot();
       c.invalidateSession();
     }),
   );
@@ -63,7 +72,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const archiveView = s.add(vscode.window.createTreeView(ARCHIVE_VIEW_ID, { treeDataProvider: new ArchiveTreeProvider() }));
   const lastRequest = s.add(new LastRequestDocument());
-  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id });
+  const showSettingsPanel = async () => {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    view?.send({ type: 'settings/show' });
+  };
+  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id, showSettingsPanel });
 
   // A probe: the archive is opened and closed again, to say at once whether SQLite loads here.
   // Each chat session opens it for itself (openTaskSession).

@@ -4,6 +4,7 @@ import { chromium, type Frame, type Page } from 'playwright-core';
 import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { startCodeServer, type CodeServer } from './codeServer';
+import { mentionSteps, settingsPanelSteps, showDiffStep, type StepContext } from './webuiSteps';
 
 /**
  * The Strata view in a real VS Code (code-server 4.100.3) in Debian's Chromium: the built
@@ -18,6 +19,11 @@ const HELLO = 'export const hello = "world";\n';
 /** Set through "Strata: Set API Key"; the local server only checks that every request carries it. */
 const API_KEY = 'sk-ant-e2e-local-server-0001';
 const FIRST_ANSWER = 'hello.ts exports one constant, hello, whose value is "world".';
+/**
+ * Said after FIRST_ANSWER: long enough that a one-line summary makes the whole prompt smaller,
+ * else the engine discards the summary and Condense shows an error row, not the event.
+ */
+const FIRST_ANSWER_MORE = ` ${'It is a string constant, exported by name. '.repeat(150)}`;
 
 interface RecordedBody {
   model: string;
@@ -104,6 +110,10 @@ async function main(): Promise<void> {
     });
     await shot('threshold-70');
 
+    const webui: StepContext = { page, webview, server, check, shot, waitFor, waitForText, writeWorkspaceSettings, timeoutMs: STEP_TIMEOUT_MS };
+    await settingsPanelSteps(webui);
+    await mentionSteps(webui);
+
     await check('an out-of-range threshold written to the workspace settings.json is clamped, with a warning', async () => {
       writeWorkspaceSettings(server, { 'strata.autoCondensePercent': 150 });
       await waitForText(webview.locator('[data-testid="auto-condense"]'), /auto-condense at 100%/);
@@ -130,7 +140,7 @@ async function main(): Promise<void> {
     await shot('key-set');
 
     await check('a streamed answer from the local Messages API appears in the chat', async () => {
-      api.enqueue(textAnswer(FIRST_ANSWER, { input_tokens: 1200, cache_creation_input_tokens: 3000, output_tokens: 12 }));
+      api.enqueue(textAnswer(FIRST_ANSWER + FIRST_ANSWER_MORE, { input_tokens: 1200, cache_creation_input_tokens: 3000, output_tokens: 12 }));
       await send(webview, 'What does hello.ts export?');
       await waitForText(webview.locator('.msg.assistant').last(), new RegExp(escape(FIRST_ANSWER)));
       await webview.locator('[data-testid="send"]').waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -146,6 +156,7 @@ async function main(): Promise<void> {
       await webview.locator('[data-testid="tool-row"][data-tool="edit_file"]').waitFor({ timeout: STEP_TIMEOUT_MS });
       if (readFileSync(join(server.workspace, 'hello.ts'), 'utf8') !== HELLO) throw new Error('hello.ts changed before the edit was approved');
       await shot('approval-asked');
+      await showDiffStep(webui);
       await webview.locator('[data-testid="approve"]').click();
       await waitFor(() => readFileSync(join(server.workspace, 'hello.ts'), 'utf8') === 'export const hello = "strata";\n', 'hello.ts to say "strata" on disk');
       await webview.locator('[data-testid="tool-row"][data-done="ok"]').waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -153,6 +164,35 @@ async function main(): Promise<void> {
       await webview.locator('[data-testid="send"]').waitFor({ timeout: STEP_TIMEOUT_MS });
     });
     await shot('edit-approved');
+
+    await check('clicking Condense sends a condensing request and shows its row in the chat', async () => {
+      api.enqueue(textAnswer('Summary: the user asked what hello.ts exports.'));
+      const before = api.messageRequests.length;
+      await webview.locator('[data-testid="condense"]').click();
+      const row = webview.locator('[data-testid="engine-event"][data-event="condense_context"]');
+      await row.first().waitFor({ timeout: STEP_TIMEOUT_MS });
+      console.log(`e2e:      condense row: ${await row.first().innerText()}`);
+      if (api.messageRequests.length !== before + 1) throw new Error(`expected one condensing request, the server got ${api.messageRequests.length - before}`);
+    });
+    await shot('condensed');
+
+    await check('the requests the server recorded: the key, the tools, cache marks, the user text, the tool result', async () => {
+      const bodies = api.messageRequests.map((r) => r.body as RecordedBody);
+      if (bodies.length !== 4) throw new Error(`expected 4 Messages API requests (answer, tool call, answer, condense), got ${bodies.length}`);
+      // The SDK sends the key as a bearer token.
+      for (const r of api.messageRequests) if (r.headers.authorization !== `Bearer ${API_KEY}`) throw new Error('a request did not carry the key set through Set API Key');
+      for (const body of bodies.slice(0, 3)) {
+        const tools = (body.tools ?? []).map((t) => t.name);
+        for (const name of ['read_file', 'edit_file', 'execute_command', 'recall']) if (!tools.includes(name)) throw new Error(`tool ${name} missing from a request: ${tools.join(', ')}`);
+        const marks = JSON.stringify(body).split('"cache_control"').length - 1;
+        if (marks < 1 || marks > 4) throw new Error(`expected 1..4 cache_control marks, found ${marks}`);
+        if (body.stream !== true || body.model !== 'claude-sonnet-4-5') throw new Error(`unexpected model/stream: ${body.model} ${String(body.stream)}`);
+      }
+      const firstUser = JSON.stringify(bodies[0]!.messages.at(-1));
+      if (!firstUser.includes('What does hello.ts export?')) throw new Error(`the first request lacks the user text: ${firstUser.slice(0, 300)}`);
+      if (!/tool_result/.test(JSON.stringify(bodies[2]!.messages.at(-1)))) throw new Error('the third request does not carry the tool result');
+      if ((bodies[3]!.tools ?? []).length !== 0 || !JSON.stringify(bodies[3]!.messages).includes('What does hello.ts export?')) throw new Error('the condensing request is not a summary of the first exchange');
+    });
 
     await check('Edit on a user message resends it edited: a new request without what followed, the old rows greyed out', async () => {
       api.enqueue(textAnswer('Nothing to change: hello stays.'));
@@ -168,35 +208,6 @@ async function main(): Promise<void> {
       if (/Make hello\.ts say strata|Done: hello is now/.test(body)) throw new Error('the resent request still carries the superseded exchanges');
     });
     await shot('edited-resent');
-
-    await check('clicking Condense sends a condensing request and shows its row in the chat', async () => {
-      api.enqueue(textAnswer('Summary: the user asked what hello.ts exports.'));
-      const before = api.messageRequests.length;
-      await webview.locator('[data-testid="condense"]').click();
-      const row = webview.locator('[data-testid="engine-event"][data-event="condense_context"]');
-      await row.first().waitFor({ timeout: STEP_TIMEOUT_MS });
-      console.log(`e2e:      condense row: ${await row.first().innerText()}`);
-      if (api.messageRequests.length !== before + 1) throw new Error(`expected one condensing request, the server got ${api.messageRequests.length - before}`);
-    });
-    await shot('condensed');
-
-    await check('the requests the server recorded: the key, the tools, cache marks, the user text, the tool result', async () => {
-      const bodies = api.messageRequests.map((r) => r.body as RecordedBody);
-      if (bodies.length !== 5) throw new Error(`expected 5 Messages API requests (answer, tool call, answer, edited resend, condense), got ${bodies.length}`);
-      // The SDK sends the key as a bearer token.
-      for (const r of api.messageRequests) if (r.headers.authorization !== `Bearer ${API_KEY}`) throw new Error('a request did not carry the key set through Set API Key');
-      for (const body of bodies.slice(0, 4)) {
-        const tools = (body.tools ?? []).map((t) => t.name);
-        for (const name of ['read_file', 'edit_file', 'execute_command', 'recall']) if (!tools.includes(name)) throw new Error(`tool ${name} missing from a request: ${tools.join(', ')}`);
-        const marks = JSON.stringify(body).split('"cache_control"').length - 1;
-        if (marks < 1 || marks > 4) throw new Error(`expected 1..4 cache_control marks, found ${marks}`);
-        if (body.stream !== true || body.model !== 'claude-sonnet-4-5') throw new Error(`unexpected model/stream: ${body.model} ${String(body.stream)}`);
-      }
-      const firstUser = JSON.stringify(bodies[0]!.messages.at(-1));
-      if (!firstUser.includes('What does hello.ts export?')) throw new Error(`the first request lacks the user text: ${firstUser.slice(0, 300)}`);
-      if (!/tool_result/.test(JSON.stringify(bodies[2]!.messages.at(-1)))) throw new Error('the third request does not carry the tool result');
-      if ((bodies[4]!.tools ?? []).length !== 0 || !JSON.stringify(bodies[4]!.messages).includes('What does hello.ts export?')) throw new Error('the condensing request is not a summary of the first exchange');
-    });
 
     await check('Last request opens the request as sent in a read-only JSON editor', async () => {
       await webview.locator('[data-testid="last-request"]').click();
