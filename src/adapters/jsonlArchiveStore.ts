@@ -21,7 +21,11 @@ const recordSchema = z.discriminatedUnion('t', [
     summary: z.string(),
     tokens: z.number(),
     full: archivedBodySchema,
+    supersededBy: z.number().int().optional(),
+    supersedes: z.array(z.number().int()).optional(),
   }),
+  // Rows superseded by an edited, resent message (`by` is the new exchange's seq).
+  z.object({ t: z.literal('mark'), sessionId: z.string(), marks: z.array(z.object({ seq: z.number().int(), by: z.number().int() })) }),
   z.object({ t: z.literal('trio'), sessionId: z.string(), seq: z.number().int(), header: z.string(), summary: z.string() }),
   z.object({ t: z.literal('factor'), model: z.string(), factor: z.number(), at: z.number() }),
 ]);
@@ -53,19 +57,29 @@ export class JsonlArchiveStore implements ArchiveStore {
     if (text.trim().length === 0) this.append({ strata_archive: FORMAT });
   }
 
+  /** As SQLite's: `supersedes` marks those rows (present ones) with this seq, in the same record. */
   put(exchange: ArchivedExchange): void {
     const existing = this.rows.get(key(exchange.sessionId, exchange.seq));
     if (existing) {
       // As SQLite compares stored bodies: the same JSON is the same exchange.
-      if (JSON.stringify(existing.full) === JSON.stringify(exchange.full)) return;
-      throw new ArchiveError(
-        `Exchange e${exchange.seq} of session ${exchange.sessionId} is already archived with other content (in ${this.path}); ids are never reused. Two Strata windows may be writing the same session: close one.`,
-        'archive_conflict',
-      );
+      if (JSON.stringify(existing.full) !== JSON.stringify(exchange.full)) {
+        throw new ArchiveError(
+          `Exchange e${exchange.seq} of session ${exchange.sessionId} is already archived with other content (in ${this.path}); ids are never reused. Two Strata windows may be writing the same session: close one.`,
+          'archive_conflict',
+        );
+      }
+      const marks = (exchange.supersedes ?? []).map((old) => ({ seq: old, by: exchange.seq }));
+      if (exchange.supersededBy !== undefined) marks.push({ seq: exchange.seq, by: exchange.supersededBy });
+      if (marks.length === 0) return;
+      const record: ArchiveRecord = { t: 'mark', sessionId: exchange.sessionId, marks };
+      this.append(record);
+      this.apply(record);
+      return;
     }
-    const { sessionId, seq, createdAt, header, summary, tokens, full } = exchange;
-    this.append({ t: 'put', sessionId, seq, createdAt, header, summary, tokens, full });
-    this.apply({ t: 'put', sessionId, seq, createdAt, header, summary, tokens, full: structuredClone(full) });
+    const { sessionId, seq, createdAt, header, summary, tokens, full, supersededBy, supersedes } = exchange;
+    const record: ArchiveRecord = { t: 'put', sessionId, seq, createdAt, header, summary, tokens, full, ...(supersededBy !== undefined ? { supersededBy } : {}), ...(supersedes ? { supersedes } : {}) };
+    this.append(record);
+    this.apply({ ...record, full: structuredClone(full) });
   }
 
   get(sessionId: string, seq: number): ArchivedExchange | undefined {
@@ -86,7 +100,7 @@ export class JsonlArchiveStore implements ArchiveStore {
     for (const row of this.rows.values()) {
       if (row.sessionId !== sessionId) continue;
       const match = matchDocument([row.header, row.summary, searchableText(row.full)], phrases);
-      if (match) hits.push({ sessionId, seq: row.seq, header: row.header, snippet: match.snippet, score: match.score });
+      if (match) hits.push({ sessionId, seq: row.seq, header: row.header, snippet: match.snippet, score: match.score, ...(row.supersededBy !== undefined ? { supersededBy: row.supersededBy } : {}) });
     }
     hits.sort((a, b) => b.score - a.score || a.seq - b.seq);
     return hits.slice(0, Math.max(1, Math.floor(limit))).map(({ score: _score, ...hit }) => hit);
@@ -147,16 +161,25 @@ export class JsonlArchiveStore implements ArchiveStore {
   /** Applies a record to memory; a put that repeats a seq already read keeps the first (ids are never reused). */
   private apply(record: ArchiveRecord): void {
     if (record.t === 'factor') return void this.factors.set(record.model, record.factor);
+    if (record.t === 'mark') return this.mark(record.sessionId, record.marks);
     const k = key(record.sessionId, record.seq);
     const row = this.rows.get(k);
     if (record.t === 'trio') {
       if (row) Object.assign(row, { header: record.header, summary: record.summary });
       return;
     }
+    this.mark(record.sessionId, (record.supersedes ?? []).map((old) => ({ seq: old, by: record.seq })));
     if (row) return;
-    const { t: _t, ...exchange } = record;
+    const { t: _t, supersedes: _supersedes, ...exchange } = record;
     this.rows.set(k, { ...exchange, full: exchange.full as Message[] });
     if (!this.sessions.has(record.sessionId)) this.sessions.set(record.sessionId, record.createdAt);
+  }
+
+  private mark(sessionId: string, marks: ReadonlyArray<{ seq: number; by: number }>): void {
+    for (const { seq, by } of marks) {
+      const row = this.rows.get(key(sessionId, seq));
+      if (row) row.supersededBy = by;
+    }
   }
 
   /** Writes one record durably before memory changes, so a failed write changes nothing. */

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { newSessionId } from '../host/newSessionId';
 import { ApiKeyStore } from './apiKeyStore';
 import { openArchive } from './archiveStatus';
 import { ARCHIVE_VIEW_ID, ArchiveTreeProvider } from './archiveTreeProvider';
@@ -10,6 +10,7 @@ import { StrataConfig } from './config';
 import { DisposableStore } from './disposableStore';
 import { LastRequestDocument } from './lastRequestDocument';
 import { searchMentions } from './mentionSearch';
+import { importSessionCommand } from './importSessionCommand';
 import { createOutputLogger } from './outputLogger';
 import { ProposedDiff } from './proposedDiff';
 import { sessionOpener } from './sessionOpener';
@@ -48,7 +49,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     send: (message) => view?.send(message),
     apiKeySource: () => apiKeys.source(),
     runCommand: (command) => void vscode.commands.executeCommand(command),
-    newSessionId,
+    newSessionId: () => newSessionId(Date.now()),
     openSession: sessionOpener({ config, apiKeys, storageDir, archive: () => archiveProbe, terminal, logger }),
     autoApprove: () => ({ writes: config.settings.model.autoApproveWrites, commands: config.settings.model.autoApproveCommands }),
     showUsage: (usage) => statusBar.showUsage(usage),
@@ -84,7 +85,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
     view?.send({ type: 'settings/show' });
   };
-  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id, showSettingsPanel });
+  const importSession = importSessionCommand({
+    storageDir,
+    settings: () => config.explicitEngineSettings(),
+    logger,
+    // HOOK(archive): refresh the archive tree here once ArchiveTreeProvider has refresh().
+    onImported: () => {},
+  });
+  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id, showSettingsPanel, importSession });
 
   const archive = await archiveProbe;
   view.send({ type: 'storage/status', ok: archive.ok, message: archive.message, ...(archive.ok && archive.fallback ? { fallback: true } : {}) });
@@ -105,9 +113,4 @@ export async function deactivate(): Promise<void> {
   chat = undefined;
   store?.dispose();
   store = undefined;
-}
-
-/** Session ids in the form openTaskSession gives: `s-<date>-<8 hex>`. */
-function newSessionId(): string {
-  return `s-${new Date().toISOString().slice(0, 10)}-${randomUUID().slice(0, 8)}`;
 }

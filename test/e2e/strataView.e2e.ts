@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Frame, type Page } from 'playwright-core';
 import { MessagesApiServer } from '../support/messagesApiServer';
@@ -24,6 +25,8 @@ const FIRST_ANSWER = 'hello.ts exports one constant, hello, whose value is "worl
  * else the engine discards the summary and Condense shows an error row, not the event.
  */
 const FIRST_ANSWER_MORE = ` ${'It is a string constant, exported by name. '.repeat(150)}`;
+/** A Claude Code transcript the Import Session step finds under $CLAUDE_CONFIG_DIR/projects. */
+const CLAUDE_FIXTURE = join(ROOT, 'test', 'fixtures', 'import', 'claude-code');
 
 interface RecordedBody {
   model: string;
@@ -37,7 +40,9 @@ const baseSettings = { 'security.workspace.trust.enabled': false, 'workbench.sta
 async function main(): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   const api = await MessagesApiServer.start({ models: [{ id: 'claude-sonnet-4-5', max_input_tokens: 200_000, max_tokens: 64_000 }] });
-  const server = await startCodeServer({ vsix: VSIX, settings: baseSettings, files: { 'hello.ts': HELLO } });
+  const claudeConfig = mkdtempSync(join(tmpdir(), 'strata-e2e-claude-'));
+  cpSync(CLAUDE_FIXTURE, join(claudeConfig, 'projects'), { recursive: true });
+  const server = await startCodeServer({ vsix: VSIX, settings: baseSettings, files: { 'hello.ts': HELLO }, env: { CLAUDE_CONFIG_DIR: claudeConfig } });
   const browser = await chromium.launch({
     executablePath: process.env.STRATA_CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -77,6 +82,18 @@ async function main(): Promise<void> {
       await page!.getByText('The archive browser (sessions, exchanges, search, export) is not available yet in this build.').waitFor({ timeout: STEP_TIMEOUT_MS });
     });
     await shot('no-api-key');
+
+    await check('Import Session lists the Claude Code session and imports it, saying how many exchanges', async () => {
+      await runCommand(page!, 'Strata: Import Session');
+      await page!.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Claude Code sessions' }).first().click({ timeout: STEP_TIMEOUT_MS });
+      const row = page!.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Fix the failing test in src/math.test.ts' }).first();
+      await row.waitFor({ timeout: STEP_TIMEOUT_MS });
+      await expectText(row, /\/home\/dev\/calc/);
+      await shot('import-picker');
+      await row.click();
+      await page!.locator('.notifications-toasts').getByText(/imported 3 exchanges from "Fix the failing test in src\/math\.test\.ts" as session s-/).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    });
+    await shot('imported');
 
     await check('sending without a key answers with the no-key error, not a made-up answer', async () => {
       await webview.locator('[data-testid="chat-input"] textarea').fill('What does hello.ts export?');
@@ -194,6 +211,21 @@ async function main(): Promise<void> {
       if ((bodies[3]!.tools ?? []).length !== 0 || !JSON.stringify(bodies[3]!.messages).includes('What does hello.ts export?')) throw new Error('the condensing request is not a summary of the first exchange');
     });
 
+    await check('Edit on a user message resends it edited: a new request without what followed, the old rows greyed out', async () => {
+      api.enqueue(textAnswer('Nothing to change: hello stays.'));
+      const before = api.messageRequests.length;
+      await webview.locator('[data-testid="edit-message"]').nth(1).click();
+      await webview.locator('[data-testid="edit-input"] textarea').fill('Only tell me what hello.ts says');
+      await webview.locator('[data-testid="edit-resend"]').click();
+      await waitForText(webview.locator('.msg.assistant').last(), /Nothing to change: hello stays\./);
+      await webview.locator('[data-testid="send"]').waitFor({ timeout: STEP_TIMEOUT_MS });
+      await expectText(webview.locator('[data-testid="superseded"]').first(), /Make hello\.ts say strata/);
+      const body = JSON.stringify((api.messageRequests[before]!.body as RecordedBody).messages);
+      if (!body.includes('Only tell me what hello.ts says') || !body.includes('What does hello.ts export?')) throw new Error(`the resent request lacks the edited or the first message: ${body.slice(0, 300)}`);
+      if (/Make hello\.ts say strata|Done: hello is now/.test(body)) throw new Error('the resent request still carries the superseded exchanges');
+    });
+    await shot('edited-resent');
+
     await check('Last request opens the request as sent in a read-only JSON editor', async () => {
       await webview.locator('[data-testid="last-request"]').click();
       await page!.locator('.tabs-container .tab').filter({ hasText: 'last-request.json' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -223,6 +255,7 @@ async function main(): Promise<void> {
     await browser.close();
     await server.stop();
     await api.close();
+    rmSync(claudeConfig, { recursive: true, force: true });
   }
 }
 
