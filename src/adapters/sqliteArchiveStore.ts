@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { blockText } from '../engine/blockTokens';
+import { searchableText } from '../engine/blockTokens';
 import Database from 'better-sqlite3';
-import { z } from 'zod';
 import type { Message } from '../shared/messages';
 import type { ArchivedExchange, ArchiveSearchHit, ArchiveStore } from '../engine/ports';
 import { ArchiveError } from '../engine/ports';
+import { archivedBodySchema } from './archivedBodySchema';
 
 /** Strings longer than this are stored once in `blobs`, by SHA-256, and referenced from the body. */
 const BLOB_FROM_CHARS = 256;
@@ -34,21 +34,23 @@ const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
     version: 2,
     sql: `CREATE TABLE token_calibration (model TEXT PRIMARY KEY, factor REAL NOT NULL, updated_at INTEGER NOT NULL);`,
   },
+  {
+    // What names a session in lists (its first query) and where it came from (an imported transcript).
+    version: 3,
+    sql: `CREATE TABLE session_info (session_id TEXT PRIMARY KEY, title TEXT NOT NULL, source TEXT NOT NULL, updated_at INTEGER NOT NULL);`,
+  },
+  {
+    // An edited, resent message supersedes the exchanges after it: they stay, marked with its seq.
+    version: 4,
+    sql: `ALTER TABLE exchanges ADD COLUMN superseded_by INTEGER;`,
+  },
 ];
 
-const blockSchema = z.union([
-  z.object({ type: z.literal('text'), text: z.string() }),
-  z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
-  z.object({
-    type: z.literal('tool_result'),
-    tool_use_id: z.string(),
-    content: z.union([z.string(), z.array(z.object({ type: z.literal('text'), text: z.string() }))]),
-    is_error: z.boolean().optional(),
-  }),
-  z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
-  z.object({ type: z.literal('redacted_thinking'), data: z.string() }),
-]);
-const bodySchema = z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.array(blockSchema) }));
+/** A session's title (its first query, one line) and source (`claude-code:<file>`, `cline:<file>`...). */
+export interface SessionInfo {
+  title: string;
+  source: string;
+}
 
 export interface ArchiveOptions {
   /** How long a write waits for another process's lock before failing with archive_locked, ms. */
@@ -61,7 +63,7 @@ export interface ArchiveOptions {
   synchronous?: 'FULL' | 'NORMAL';
 }
 
-type Row = { session_id: string; seq: number; created_at: number; header: string; summary: string; body_json: string; tokens: number };
+type Row = { session_id: string; seq: number; created_at: number; header: string; summary: string; body_json: string; tokens: number; superseded_by: number | null };
 
 /**
  * L5: every exchange as a trio in one SQLite file (WAL). Long strings are content-addressed,
@@ -85,14 +87,20 @@ export class SqliteArchiveStore implements ArchiveStore {
    * One transaction per exchange: its blobs, its session row, its row and its FTS row commit
    * together or not at all. A seq already stored with the same content is a no-op; with other
    * content it is refused. A missing seq below the last one may be filled (a retried write).
+   * `supersedes` marks those rows superseded by this exchange in the same transaction.
    */
   put(exchange: ArchivedExchange): void {
     guard(this.path, () =>
       this.db.transaction(() => {
         const body = JSON.stringify(exchange.full, (_key, value: unknown) => (typeof value === 'string' && value.length > BLOB_FROM_CHARS ? { $blob: this.storeBlob(value) } : value));
         const existing = this.db.prepare('SELECT body_json FROM exchanges WHERE session_id = ? AND seq = ?').get(exchange.sessionId, exchange.seq) as Pick<Row, 'body_json'> | undefined;
+        const mark = this.db.prepare('UPDATE exchanges SET superseded_by = ? WHERE session_id = ? AND seq = ?');
+        for (const old of exchange.supersedes ?? []) mark.run(exchange.seq, exchange.sessionId, old);
         if (existing) {
-          if (existing.body_json === body) return;
+          if (existing.body_json === body) {
+            if (exchange.supersededBy !== undefined) mark.run(exchange.supersededBy, exchange.sessionId, exchange.seq);
+            return;
+          }
           throw new ArchiveError(
             `Exchange e${exchange.seq} of session ${exchange.sessionId} is already archived with other content (in ${this.path}); ids are never reused. Two Strata windows may be writing the same session: close one.`,
             'archive_conflict',
@@ -100,11 +108,11 @@ export class SqliteArchiveStore implements ArchiveStore {
         }
         this.db.prepare('INSERT OR IGNORE INTO sessions (id, created_at) VALUES (?, ?)').run(exchange.sessionId, exchange.createdAt);
         this.db
-          .prepare('INSERT INTO exchanges (session_id, seq, created_at, header, summary, body_json, tokens) VALUES (?, ?, ?, ?, ?, ?, ?)')
-          .run(exchange.sessionId, exchange.seq, exchange.createdAt, exchange.header, exchange.summary, body, exchange.tokens);
+          .prepare('INSERT INTO exchanges (session_id, seq, created_at, header, summary, body_json, tokens, superseded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+          .run(exchange.sessionId, exchange.seq, exchange.createdAt, exchange.header, exchange.summary, body, exchange.tokens, exchange.supersededBy ?? null);
         this.db
           .prepare('INSERT INTO exchanges_fts (session_id, seq, header, summary, body) VALUES (?, ?, ?, ?, ?)')
-          .run(exchange.sessionId, exchange.seq, exchange.header, exchange.summary, plainText(exchange.full));
+          .run(exchange.sessionId, exchange.seq, exchange.header, exchange.summary, searchableText(exchange.full));
       })(),
     );
   }
@@ -115,12 +123,12 @@ export class SqliteArchiveStore implements ArchiveStore {
     let full: Message[];
     try {
       const raw: unknown = JSON.parse(row.body_json, (_key, value: unknown) => (isBlobRef(value) ? this.loadBlob(value.$blob) : value));
-      full = bodySchema.parse(raw) as Message[];
+      full = archivedBodySchema.parse(raw) as Message[];
     } catch (error) {
       if (error instanceof ArchiveError) throw error;
       throw new ArchiveError(`Exchange e${seq} of session ${sessionId} in ${this.path} is damaged and cannot be read; the other exchanges are unaffected.`, 'archive_corrupt');
     }
-    return { sessionId, seq, createdAt: row.created_at, header: row.header, summary: row.summary, full, tokens: row.tokens };
+    return { sessionId, seq, createdAt: row.created_at, header: row.header, summary: row.summary, full, tokens: row.tokens, ...(row.superseded_by !== null ? { supersededBy: row.superseded_by } : {}) };
   }
 
   lastSeq(sessionId: string): number {
@@ -134,12 +142,13 @@ export class SqliteArchiveStore implements ArchiveStore {
     const rows = guard(this.path, () =>
       this.db
         .prepare(
-          `SELECT session_id, seq, header, snippet(exchanges_fts, -1, '[', ']', '…', 12) AS snippet
-           FROM exchanges_fts WHERE exchanges_fts MATCH ? AND session_id = ? ORDER BY rank LIMIT ?`,
+          `SELECT f.session_id, f.seq, f.header, snippet(exchanges_fts, -1, '[', ']', '…', 12) AS snippet, e.superseded_by
+           FROM exchanges_fts f LEFT JOIN exchanges e ON e.session_id = f.session_id AND e.seq = f.seq
+           WHERE exchanges_fts MATCH ? AND f.session_id = ? ORDER BY rank LIMIT ?`,
         )
-        .all(terms.join(' '), sessionId, Math.max(1, Math.floor(limit))) as Array<{ session_id: string; seq: number; header: string; snippet: string }>,
+        .all(terms.join(' '), sessionId, Math.max(1, Math.floor(limit))) as Array<{ session_id: string; seq: number; header: string; snippet: string; superseded_by: number | null }>,
     );
-    return rows.map((r) => ({ sessionId: r.session_id, seq: Number(r.seq), header: r.header, snippet: r.snippet }));
+    return rows.map((r) => ({ sessionId: r.session_id, seq: Number(r.seq), header: r.header, snippet: r.snippet, ...(r.superseded_by !== null ? { supersededBy: r.superseded_by } : {}) }));
   }
 
   updateTrio(sessionId: string, seq: number, header: string, summary: string): void {
@@ -162,6 +171,20 @@ export class SqliteArchiveStore implements ArchiveStore {
     guard(this.path, () =>
       this.db.prepare('INSERT INTO token_calibration (model, factor, updated_at) VALUES (?, ?, ?) ON CONFLICT(model) DO UPDATE SET factor = excluded.factor, updated_at = excluded.updated_at').run(model, factor, at),
     );
+  }
+
+  /** Names a session and records where it came from (the latest call wins). */
+  setSessionInfo(sessionId: string, info: SessionInfo, at: number): void {
+    guard(this.path, () =>
+      this.db
+        .prepare('INSERT INTO session_info (session_id, title, source, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(session_id) DO UPDATE SET title = excluded.title, source = excluded.source, updated_at = excluded.updated_at')
+        .run(sessionId, info.title, info.source, at),
+    );
+  }
+
+  sessionInfo(sessionId: string): SessionInfo | undefined {
+    const row = guard(this.path, () => this.db.prepare('SELECT title, source FROM session_info WHERE session_id = ?').get(sessionId) as SessionInfo | undefined);
+    return row ? { title: row.title, source: row.source } : undefined;
   }
 
   listSessions(): string[] {
@@ -237,10 +260,4 @@ function guard<T>(path: string, work: () => T): T {
 
 function isBlobRef(value: unknown): value is { $blob: string } {
   return typeof value === 'object' && value !== null && typeof (value as { $blob?: unknown }).$blob === 'string' && Object.keys(value).length === 1;
-}
-
-function plainText(messages: Message[]): string {
-  return messages
-    .flatMap((m) => m.content.filter((b) => b.type !== 'redacted_thinking').map(blockText))
-    .join('\n');
 }

@@ -69,6 +69,11 @@ export class ChatController {
     return this.opened?.lastRequest();
   }
 
+  /** The tool and input of an approval still waiting for the user (for "Show diff"). */
+  pendingApproval(requestId: string): { tool: string; input: unknown } | undefined {
+    return this.approvals.pendingRequest(requestId);
+  }
+
   handle(message: WebviewToHost): void {
     switch (message.type) {
       case 'webview/ready':
@@ -78,6 +83,9 @@ export class ChatController {
         return;
       case 'chat/send':
         void this.startTurn(message.requestId, message.text);
+        return;
+      case 'chat/resend':
+        void this.resendTurn(message.requestId, message.seq, message.text);
         return;
       case 'chat/stop':
         if (this.running?.requestId === message.requestId) this.stopRunning('The user stopped the task.');
@@ -155,14 +163,22 @@ export class ChatController {
     await this.closeSession();
   }
 
-  private async startTurn(requestId: string, text: string): Promise<void> {
+  /** Edit and resend: a running turn is stopped (and awaited) first, then the Task resends from `e${seq}`. */
+  private async resendTurn(requestId: string, seq: number, text: string): Promise<void> {
+    const running = this.running;
+    this.stopRunning('The user edited an earlier message and resent it.');
+    await running?.done;
+    await this.startTurn(requestId, text, seq);
+  }
+
+  private async startTurn(requestId: string, text: string, resendFrom?: number): Promise<void> {
     if (this.running) {
       this.host.send({ type: 'chat/error', requestId, code: 'task_busy', message: 'Strata is still busy with the previous message or a condense; stop it or wait, then send again.' });
       this.host.send({ type: 'chat/idle', requestId, reason: 'failed' });
       return;
     }
     const abort = new AbortController();
-    const done = this.runTurn(requestId, text, abort.signal);
+    const done = this.runTurn(requestId, text, abort.signal, resendFrom);
     this.running = { requestId, abort, done };
     try {
       await done;
@@ -171,7 +187,7 @@ export class ChatController {
     }
   }
 
-  private async runTurn(requestId: string, text: string, signal: AbortSignal): Promise<void> {
+  private async runTurn(requestId: string, text: string, signal: AbortSignal, resendFrom?: number): Promise<void> {
     let idle = false;
     const emit = (message: HostToWebview) => {
       if (message.type === 'chat/idle') idle = true;
@@ -189,7 +205,7 @@ export class ChatController {
         for (const message of taskEventMessages(event, requestId)) emit(message);
       });
       try {
-        await session.task.send(text, signal);
+        await (resendFrom === undefined ? session.task.send(text, signal) : session.task.resend(resendFrom, text, signal));
       } finally {
         off();
       }

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { newSessionId } from '../host/newSessionId';
 import { ApiKeyStore } from './apiKeyStore';
 import { openArchive } from './archiveStatus';
 import { ARCHIVE_VIEW_ID, ArchiveTreeProvider } from './archiveTreeProvider';
@@ -9,9 +9,16 @@ import { registerCommands } from './commands';
 import { StrataConfig } from './config';
 import { DisposableStore } from './disposableStore';
 import { LastRequestDocument } from './lastRequestDocument';
+import { searchMentions } from './mentionSearch';
+import { importSessionCommand } from './importSessionCommand';
 import { createOutputLogger } from './outputLogger';
+import { ProposedDiff } from './proposedDiff';
 import { sessionOpener } from './sessionOpener';
+import { SettingsHandler } from './settingsHandler';
 import { StrataStatusBar } from './statusBar';
+import { TerminalHistory } from './terminalHistory';
+import { watchTerminals } from './terminalWatcher';
+import { webviewRouter } from './webviewRouter';
 
 /** Everything activate() creates; disposed in reverse order by deactivate(). */
 let store: DisposableStore | undefined;
@@ -32,18 +39,28 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   let view: ChatViewProvider | undefined;
   const storageDir = context.globalStorageUri.fsPath;
+  // A probe: SQLite is opened and closed again, to say at once whether it loads here (else the
+  // plain-file fallback stands in). Each chat session then opens the chosen store for itself.
+  const archiveProbe = openArchive(storageDir, logger);
+  // A conservative token estimate (code runs about 3-4 characters a token); the Task caps it again.
+  const terminal = new TerminalHistory((text) => Math.ceil(text.length / 3));
+  s.add(watchTerminals(terminal, logger));
   chat = new ChatController({
     send: (message) => view?.send(message),
     apiKeySource: () => apiKeys.source(),
     runCommand: (command) => void vscode.commands.executeCommand(command),
-    newSessionId,
-    openSession: sessionOpener({ config, apiKeys, storageDir, logger }),
+    newSessionId: () => newSessionId(Date.now()),
+    openSession: sessionOpener({ config, apiKeys, storageDir, archive: () => archiveProbe, terminal, logger }),
     autoApprove: () => ({ writes: config.settings.model.autoApproveWrites, commands: config.settings.model.autoApproveCommands }),
     showUsage: (usage) => statusBar.showUsage(usage),
     logger,
   });
   const c = chat;
-  view = s.add(new ChatViewProvider(context.extensionUri, (message) => c.handle(message), logger));
+  const send = (message: Parameters<ChatViewProvider['send']>[0]) => view?.send(message);
+  const settingsPanel = new SettingsHandler(config.access, send, logger);
+  const diff = s.add(new ProposedDiff());
+  const route = webviewRouter({ chat: c, settings: settingsPanel, searchMentions: (query) => searchMentions(query), showDiff: (tool, input) => diff.show(tool, input), send, logger });
+  view = s.add(new ChatViewProvider(context.extensionUri, route, logger));
   s.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }));
 
   c.pushSettings(config.settings);
@@ -51,6 +68,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   s.add(
     config.onDidChange((settings) => {
       c.pushSettings(settings);
+      settingsPanel.pushSnapshot();
       c.invalidateSession();
     }),
   );
@@ -63,17 +81,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const archiveView = s.add(vscode.window.createTreeView(ARCHIVE_VIEW_ID, { treeDataProvider: new ArchiveTreeProvider() }));
   const lastRequest = s.add(new LastRequestDocument());
-  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id });
+  const showSettingsPanel = async () => {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    view?.send({ type: 'settings/show' });
+  };
+  const importSession = importSessionCommand({
+    storageDir,
+    settings: () => config.explicitEngineSettings(),
+    logger,
+    // HOOK(archive): refresh the archive tree here once ArchiveTreeProvider has refresh().
+    onImported: () => {},
+  });
+  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id, showSettingsPanel, importSession });
 
-  // A probe: the archive is opened and closed again, to say at once whether SQLite loads here.
-  // Each chat session opens it for itself (openTaskSession).
-  const archive = await openArchive(storageDir, logger);
-  view.send({ type: 'storage/status', ok: archive.ok, message: archive.message });
-  if (archive.ok) {
-    archive.store.close();
-  } else {
+  const archive = await archiveProbe;
+  view.send({ type: 'storage/status', ok: archive.ok, message: archive.message, ...(archive.ok && archive.fallback ? { fallback: true } : {}) });
+  if (!archive.ok) {
     archiveView.message = archive.message;
     statusBar.showIdle('archive unavailable, see Output > Strata');
+    void vscode.window.showWarningMessage(`Strata: ${archive.message}`);
+  } else if (archive.fallback) {
+    // Said once per activation (the Output channel has the loader's full error).
     void vscode.window.showWarningMessage(`Strata: ${archive.message}`);
   }
   logger.info(`activated (session ${c.currentSessionId})`);
@@ -85,9 +113,4 @@ export async function deactivate(): Promise<void> {
   chat = undefined;
   store?.dispose();
   store = undefined;
-}
-
-/** Session ids in the form openTaskSession gives: `s-<date>-<8 hex>`. */
-function newSessionId(): string {
-  return `s-${new Date().toISOString().slice(0, 10)}-${randomUUID().slice(0, 8)}`;
 }

@@ -42,11 +42,11 @@ const toolUseBlockSchema = z.object({
   type: z.literal('tool_use'),
   id: z.string(),
   name: z.string(),
-  input: z.unknown().transform((v) => v ?? {}),
+  input: z.unknown().optional().transform((v) => v ?? {}),
 });
 
 /** Parts of a tool result: text kept, anything else (images...) becomes a one-line placeholder. */
-const resultPartSchema = z.looseObject({ type: z.string(), text: z.unknown() }).transform(
+const resultPartSchema = z.looseObject({ type: z.string(), text: z.unknown().optional() }).transform(
   (p): TextBlock => ({ type: 'text', text: p.type === 'text' && typeof p.text === 'string' ? p.text : `[unsupported block: ${p.type}]` }),
 );
 
@@ -54,7 +54,8 @@ const toolResultBlockSchema = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string(),
   content: z.union([z.string(), z.array(resultPartSchema)]).optional(),
-  is_error: z.boolean().optional(),
+  // Claude Code writes `"is_error": null` for a result that is not an error.
+  is_error: z.boolean().nullish(),
 });
 
 /** Reasoning blocks, as a recorded live chat holds them (replay sends them back as the chat did). */
@@ -86,17 +87,24 @@ export const contentBlockSchema = z.looseObject({ type: z.string() }).transform(
   const block = parsed.data;
   if (block.type !== 'tool_result') return block;
   const result: ToolResultBlock = { type: 'tool_result', tool_use_id: block.tool_use_id, content: block.content ?? '' };
-  if (block.is_error !== undefined) result.is_error = block.is_error;
+  if (typeof block.is_error === 'boolean') result.is_error = block.is_error;
   return result;
 });
 
 /**
  * What `strata chat --record` writes beside a message so a replay sends the same requests: on an
- * input, the time the engine gave the exchange; on an answer, the prompt size the engine estimated
+ * input, the time the engine gave the exchange and how it began (a user message, files changed on
+ * disk, an edited resend); on an answer, the prompt size the engine estimated
  * and the API reported (the pair that corrected the tokenizer).
  */
 export const recordingNoteSchema = z.object({
   at: z.number().int().nonnegative().optional(),
+  /** The input was the user's own message: a later edited resend may restart from it. */
+  userMessage: z.boolean().optional(),
+  /** Files the chat saw change on disk before this input. */
+  changedFiles: z.array(z.string().max(4_096)).max(10_000).optional(),
+  /** The input is an edited resend of exchange `resendFrom`: the replay supersedes from there first. */
+  resendFrom: z.number().int().positive().optional(),
   estimatedTokens: z.number().int().nonnegative().optional(),
   reportedTokens: z.number().int().nonnegative().optional(),
 });
@@ -183,9 +191,9 @@ export function decodeSessionBytes(bytes: Uint8Array, sourceName: string): { tex
 
 /**
  * The message with binary-looking tool outputs replaced by a placeholder and empty text blocks
- * dropped; undefined (with a problem) when nothing is left.
+ * dropped; undefined (with a problem) when nothing is left. Shared by every session reader.
  */
-function cleanMessage(message: Message, where: string, problems: string[]): Message | undefined {
+export function cleanMessage(message: Message, where: string, problems: string[]): Message | undefined {
   const content: ContentBlock[] = [];
   for (const block of message.content) {
     if (block.type === 'text' && block.text === '') continue;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { engineSettingsSchema } from './engineSettings';
+import { mentionItemSchema } from './mentionItems';
+import { settingGroupSchema, settingScopeSchema, settingValueSchema } from './settingsFields';
 
 /**
  * Messages between the extension host and the sidebar webview: two discriminated unions with
@@ -69,7 +71,7 @@ export const apiKeySourceSchema = z.enum(['secretStorage', 'environment', 'none'
 export type ApiKeySource = z.infer<typeof apiKeySourceSchema>;
 
 /** Commands the webview may ask the host to run (buttons in calls to action). */
-export const hostCommandSchema = z.enum(['strata.setApiKey', 'strata.openSettings', 'strata.showLastRequest', 'strata.condenseNow']);
+export const hostCommandSchema = z.enum(['strata.setApiKey', 'strata.openSettings', 'strata.openSettingsEditor', 'strata.showLastRequest', 'strata.condenseNow']);
 export type HostCommand = z.infer<typeof hostCommandSchema>;
 
 export const webviewToHostSchema = z.discriminatedUnion('type', [
@@ -78,10 +80,23 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/send'), requestId, text: z.string().min(1).max(200_000) }),
   /** Stops the running turn of the request it names. */
   z.object({ type: z.literal('chat/stop'), requestId }),
+  /**
+   * The user edited their message `e${seq}` and sends `text` instead (a new turn, `requestId`):
+   * a running turn stops first; `seq` and what followed are superseded, kept in the archive.
+   */
+  z.object({ type: z.literal('chat/resend'), requestId, seq: z.number().int().positive(), text: z.string().min(1).max(200_000) }),
   z.object({ type: z.literal('session/new'), requestId }),
   z.object({ type: z.literal('command/run'), command: hostCommandSchema }),
   /** The user's answer to `approval/request` (same `requestId`); `feedback` goes to the model when refusing. */
   z.object({ type: z.literal('approval/respond'), requestId, approved: z.boolean(), feedback: z.string().max(10_000).optional() }),
+  /** Opens VS Code's diff editor: the file as it is against what the pending write/edit `requestId` would make it. */
+  z.object({ type: z.literal('approval/showDiff'), requestId }),
+  /** The settings panel opened: the host answers with `settings/snapshot` echoing `requestId`. */
+  z.object({ type: z.literal('settings/get'), requestId }),
+  /** Writes `key` at `scope`; `value: null` removes it from that scope. Answered by `settings/updated`. */
+  z.object({ type: z.literal('settings/update'), requestId, key: z.string().max(200), scope: settingScopeSchema, value: settingValueSchema.nullable() }),
+  /** The text after an `@` in the input (`query`); answered by `mentions/results` echoing `requestId`. */
+  z.object({ type: z.literal('mentions/query'), requestId, query: z.string().max(500) }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
 
@@ -89,10 +104,15 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('settings/changed'), engine: engineSettingsSchema, model: modelSettingsSchema }),
   z.object({ type: z.literal('apiKey/status'), source: apiKeySourceSchema }),
   /** The archive's state: `ok: false` carries a message that says why and where. */
-  z.object({ type: z.literal('storage/status'), ok: z.boolean(), message: z.string() }),
+  // `fallback`: the archive works, on the plain-file store, because SQLite does not load in this editor.
+  z.object({ type: z.literal('storage/status'), ok: z.boolean(), message: z.string(), fallback: z.boolean().optional() }),
   /** A new, empty session; replies to `session/new` when `requestId` is set. */
   z.object({ type: z.literal('session/started'), requestId: requestId.optional(), sessionId: z.string().min(1) }),
   z.object({ type: z.literal('usage/updated'), usage: usageSchema }),
+  /** The user's message of turn `requestId` is exchange `e${seq}`: the id an edit and resend names. */
+  z.object({ type: z.literal('chat/userMessage'), requestId, seq: z.number().int().positive() }),
+  /** An edited message was resent as `e${by}`: exchanges `superseded` (from `from` on) left the conversation. */
+  z.object({ type: z.literal('chat/resent'), requestId, from: z.number().int().positive(), by: z.number().int().positive(), superseded: z.array(z.number().int().positive()) }),
   /** Streamed answer text for the turn `requestId` started. */
   z.object({ type: z.literal('chat/textDelta'), requestId, text: z.string() }),
   z.object({ type: z.literal('chat/toolCall'), requestId, toolUseId: z.string(), name: z.string(), input: z.unknown() }),
@@ -114,6 +134,17 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approval/request'), requestId, turnRequestId: requestId, tool: z.string(), summary: z.string(), input: z.unknown() }),
   /** The approval was decided (by the user, or refused because the turn stopped). */
   z.object({ type: z.literal('approval/settled'), requestId, approved: z.boolean() }),
+  /** The view's gear was clicked: show the settings panel. */
+  z.object({ type: z.literal('settings/show') }),
+  /**
+   * Every Strata setting with its values per scope, grouped as in the manifest. Replies to
+   * `settings/get` when `requestId` is set; sent unasked when settings change (settings.json edited).
+   */
+  z.object({ type: z.literal('settings/snapshot'), requestId: requestId.optional(), groups: z.array(settingGroupSchema), hasWorkspace: z.boolean() }),
+  /** The outcome of `settings/update`; `message` says why a value was refused or could not be written. */
+  z.object({ type: z.literal('settings/updated'), requestId, key: z.string(), ok: z.boolean(), message: z.string().optional() }),
+  /** The `@`-mention list for `mentions/query` `requestId` (capped, best first). */
+  z.object({ type: z.literal('mentions/results'), requestId, items: z.array(mentionItemSchema).max(100) }),
 ]);
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
 

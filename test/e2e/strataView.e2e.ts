@@ -1,9 +1,11 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Frame, type Page } from 'playwright-core';
 import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { startCodeServer, type CodeServer } from './codeServer';
+import { mentionSteps, settingsPanelSteps, showDiffStep, type StepContext } from './webuiSteps';
 
 /**
  * The Strata view in a real VS Code (code-server 4.100.3) in Debian's Chromium: the built
@@ -18,6 +20,13 @@ const HELLO = 'export const hello = "world";\n';
 /** Set through "Strata: Set API Key"; the local server only checks that every request carries it. */
 const API_KEY = 'sk-ant-e2e-local-server-0001';
 const FIRST_ANSWER = 'hello.ts exports one constant, hello, whose value is "world".';
+/**
+ * Said after FIRST_ANSWER: long enough that a one-line summary makes the whole prompt smaller,
+ * else the engine discards the summary and Condense shows an error row, not the event.
+ */
+const FIRST_ANSWER_MORE = ` ${'It is a string constant, exported by name. '.repeat(150)}`;
+/** A Claude Code transcript the Import Session step finds under $CLAUDE_CONFIG_DIR/projects. */
+const CLAUDE_FIXTURE = join(ROOT, 'test', 'fixtures', 'import', 'claude-code');
 
 interface RecordedBody {
   model: string;
@@ -31,7 +40,9 @@ const baseSettings = { 'security.workspace.trust.enabled': false, 'workbench.sta
 async function main(): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   const api = await MessagesApiServer.start({ models: [{ id: 'claude-sonnet-4-5', max_input_tokens: 200_000, max_tokens: 64_000 }] });
-  const server = await startCodeServer({ vsix: VSIX, settings: baseSettings, files: { 'hello.ts': HELLO } });
+  const claudeConfig = mkdtempSync(join(tmpdir(), 'strata-e2e-claude-'));
+  cpSync(CLAUDE_FIXTURE, join(claudeConfig, 'projects'), { recursive: true });
+  const server = await startCodeServer({ vsix: VSIX, settings: baseSettings, files: { 'hello.ts': HELLO }, env: { CLAUDE_CONFIG_DIR: claudeConfig } });
   const browser = await chromium.launch({
     executablePath: process.env.STRATA_CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -72,6 +83,18 @@ async function main(): Promise<void> {
     });
     await shot('no-api-key');
 
+    await check('Import Session lists the Claude Code session and imports it, saying how many exchanges', async () => {
+      await runCommand(page!, 'Strata: Import Session');
+      await page!.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Claude Code sessions' }).first().click({ timeout: STEP_TIMEOUT_MS });
+      const row = page!.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Fix the failing test in src/math.test.ts' }).first();
+      await row.waitFor({ timeout: STEP_TIMEOUT_MS });
+      await expectText(row, /\/home\/dev\/calc/);
+      await shot('import-picker');
+      await row.click();
+      await page!.locator('.notifications-toasts').getByText(/imported 3 exchanges from "Fix the failing test in src\/math\.test\.ts" as session s-/).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    });
+    await shot('imported');
+
     await check('sending without a key answers with the no-key error, not a made-up answer', async () => {
       await webview.locator('[data-testid="chat-input"] textarea').fill('What does hello.ts export?');
       await webview.locator('[data-testid="send"]').click();
@@ -104,6 +127,10 @@ async function main(): Promise<void> {
     });
     await shot('threshold-70');
 
+    const webui: StepContext = { page, webview, server, check, shot, waitFor, waitForText, writeWorkspaceSettings, timeoutMs: STEP_TIMEOUT_MS };
+    await settingsPanelSteps(webui);
+    await mentionSteps(webui);
+
     await check('an out-of-range threshold written to the workspace settings.json is clamped, with a warning', async () => {
       writeWorkspaceSettings(server, { 'strata.autoCondensePercent': 150 });
       await waitForText(webview.locator('[data-testid="auto-condense"]'), /auto-condense at 100%/);
@@ -130,7 +157,7 @@ async function main(): Promise<void> {
     await shot('key-set');
 
     await check('a streamed answer from the local Messages API appears in the chat', async () => {
-      api.enqueue(textAnswer(FIRST_ANSWER, { input_tokens: 1200, cache_creation_input_tokens: 3000, output_tokens: 12 }));
+      api.enqueue(textAnswer(FIRST_ANSWER + FIRST_ANSWER_MORE, { input_tokens: 1200, cache_creation_input_tokens: 3000, output_tokens: 12 }));
       await send(webview, 'What does hello.ts export?');
       await waitForText(webview.locator('.msg.assistant').last(), new RegExp(escape(FIRST_ANSWER)));
       await webview.locator('[data-testid="send"]').waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -146,6 +173,7 @@ async function main(): Promise<void> {
       await webview.locator('[data-testid="tool-row"][data-tool="edit_file"]').waitFor({ timeout: STEP_TIMEOUT_MS });
       if (readFileSync(join(server.workspace, 'hello.ts'), 'utf8') !== HELLO) throw new Error('hello.ts changed before the edit was approved');
       await shot('approval-asked');
+      await showDiffStep(webui);
       await webview.locator('[data-testid="approve"]').click();
       await waitFor(() => readFileSync(join(server.workspace, 'hello.ts'), 'utf8') === 'export const hello = "strata";\n', 'hello.ts to say "strata" on disk');
       await webview.locator('[data-testid="tool-row"][data-done="ok"]').waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -172,7 +200,7 @@ async function main(): Promise<void> {
       for (const r of api.messageRequests) if (r.headers.authorization !== `Bearer ${API_KEY}`) throw new Error('a request did not carry the key set through Set API Key');
       for (const body of bodies.slice(0, 3)) {
         const tools = (body.tools ?? []).map((t) => t.name);
-        for (const name of ['read_file', 'edit_file', 'execute_command', 'recall']) if (!tools.includes(name)) throw new Error(`tool ${name} missing from a request: ${tools.join(', ')}`);
+        for (const name of ['read_file', 'edit_file', 'execute_command', 'recall', 'lsp_hover', 'lsp_definition']) if (!tools.includes(name)) throw new Error(`tool ${name} missing from a request: ${tools.join(', ')}`);
         const marks = JSON.stringify(body).split('"cache_control"').length - 1;
         if (marks < 1 || marks > 4) throw new Error(`expected 1..4 cache_control marks, found ${marks}`);
         if (body.stream !== true || body.model !== 'claude-sonnet-4-5') throw new Error(`unexpected model/stream: ${body.model} ${String(body.stream)}`);
@@ -183,12 +211,39 @@ async function main(): Promise<void> {
       if ((bodies[3]!.tools ?? []).length !== 0 || !JSON.stringify(bodies[3]!.messages).includes('What does hello.ts export?')) throw new Error('the condensing request is not a summary of the first exchange');
     });
 
+    await check('Edit on a user message resends it edited: a new request without what followed, the old rows greyed out', async () => {
+      api.enqueue(textAnswer('Nothing to change: hello stays.'));
+      const before = api.messageRequests.length;
+      await webview.locator('[data-testid="edit-message"]').nth(1).click();
+      await webview.locator('[data-testid="edit-input"] textarea').fill('Only tell me what hello.ts says');
+      await webview.locator('[data-testid="edit-resend"]').click();
+      await waitForText(webview.locator('.msg.assistant').last(), /Nothing to change: hello stays\./);
+      await webview.locator('[data-testid="send"]').waitFor({ timeout: STEP_TIMEOUT_MS });
+      await expectText(webview.locator('[data-testid="superseded"]').first(), /Make hello\.ts say strata/);
+      const body = JSON.stringify((api.messageRequests[before]!.body as RecordedBody).messages);
+      if (!body.includes('Only tell me what hello.ts says') || !body.includes('What does hello.ts export?')) throw new Error(`the resent request lacks the edited or the first message: ${body.slice(0, 300)}`);
+      if (/Make hello\.ts say strata|Done: hello is now/.test(body)) throw new Error('the resent request still carries the superseded exchanges');
+    });
+    await shot('edited-resent');
+
     await check('Last request opens the request as sent in a read-only JSON editor', async () => {
       await webview.locator('[data-testid="last-request"]').click();
       await page!.locator('.tabs-container .tab').filter({ hasText: 'last-request.json' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
       await page!.locator('.editor-instance .view-lines').filter({ hasText: '"max_tokens"' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
     });
     await shot('last-request');
+
+    await check("lsp_hover is answered by VS Code's own TypeScript features (no server of Strata's)", async () => {
+      api.enqueue(toolAnswer('lsp_hover', { path: 'hello.ts', line: 1, symbol: 'hello' }, 'Let me look at its type.'), textAnswer('It is a string constant.'));
+      const before = api.messageRequests.length;
+      await send(webview, 'What is the type of hello?');
+      await waitForText(webview.locator('.msg.assistant').last(), /It is a string constant\./);
+      await webview.locator('[data-testid="send"]').waitFor({ timeout: STEP_TIMEOUT_MS });
+      const result = JSON.stringify((api.messageRequests[before + 1]!.body as RecordedBody).messages.at(-1));
+      console.log(`e2e:      hover result: ${result.slice(0, 200)}`);
+      if (!/const hello/.test(result)) throw new Error(`the hover result does not show the declaration: ${result.slice(0, 400)}`);
+    });
+    await shot('lsp-hover');
 
     if (consoleErrors.length > 0) throw new Error(`webview console errors:\n${consoleErrors.join('\n')}`);
     console.log(`e2e: all checks passed; screenshots in ${SHOTS}`);
@@ -200,6 +255,7 @@ async function main(): Promise<void> {
     await browser.close();
     await server.stop();
     await api.close();
+    rmSync(claudeConfig, { recursive: true, force: true });
   }
 }
 

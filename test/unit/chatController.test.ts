@@ -7,7 +7,7 @@ import { openTaskSession } from '../../src/host/openTaskSession';
 import type { HostToWebview, UsageView } from '../../src/shared/webviewMessages';
 import { ChatController, type ChatHost, type OpenedSession } from '../../src/extension/chatController';
 import { RecordingModelClient } from '../../src/extension/recordingModelClient';
-import { MessagesApiServer } from '../support/messagesApiServer';
+import { faults, MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 
 /**
@@ -244,5 +244,25 @@ describe('ChatController over the Task loop', () => {
     controller.handle({ type: 'approval/respond', requestId: of('approval/request')[0]!.requestId, approved: true });
     await until('idle r1', idleFor('r1'));
     expect(readFileSync(join(temp.dir, 'ws', 'b.ts'), 'utf8')).toBe('x');
+  });
+
+  it('chat/resend stops the running turn, then resends from the edited message; the webview learns ids and what was superseded', async () => {
+    server.enqueue(textAnswer('First.'), faults.stall(textAnswer('Second answer words, then a stall'), 5_000, 4), textAnswer('Edited answer.'));
+    controller.handle({ type: 'chat/send', requestId: 'r1', text: 'first question' });
+    await until('idle r1', idleFor('r1'));
+    controller.handle({ type: 'chat/send', requestId: 'r2', text: 'second question' });
+    await until('r2 streaming', () => of('chat/textDelta').some((m) => m.requestId === 'r2'));
+    controller.handle({ type: 'chat/resend', requestId: 'r3', seq: 2, text: 'second question, edited' });
+    await until('idle r3', idleFor('r3'));
+    expect(of('chat/userMessage')).toEqual([
+      { type: 'chat/userMessage', requestId: 'r1', seq: 1 },
+      { type: 'chat/userMessage', requestId: 'r2', seq: 2 },
+      { type: 'chat/userMessage', requestId: 'r3', seq: 3 },
+    ]);
+    expect(of('chat/resent')).toEqual([{ type: 'chat/resent', requestId: 'r3', from: 2, by: 3, superseded: [2] }]);
+    expect(of('chat/idle').map((m) => [m.requestId, m.reason])).toEqual([['r1', 'answered'], ['r2', 'stopped'], ['r3', 'answered']]);
+    const last = JSON.stringify(body(server.messageRequests.length - 1).messages);
+    expect(last).toContain('second question, edited');
+    expect(last).not.toMatch(/second question"|Second answer/);
   });
 });

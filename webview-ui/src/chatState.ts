@@ -1,5 +1,6 @@
 import type { EngineSettings } from '../../src/shared/engineSettings';
 import type { ApiKeySource, EngineEventView, HostToWebview, ModelSettings, UsageView } from '../../src/shared/webviewMessages';
+import { applyResend, type LocalResent } from './resendState';
 
 export type Usage = UsageView;
 export type { EngineEventView };
@@ -28,7 +29,11 @@ export interface ChatState {
   sessionCost: number;
   /** Share of the last prompt read from the prompt cache, 0..1; undefined before the first answer. */
   cacheHitRate: number | undefined;
-  storage: { ok: boolean; message: string } | undefined;
+  storage: { ok: boolean; message: string; fallback?: boolean } | undefined;
+  /** Exchange id of each user message, by item id (what Edit resends from). */
+  userSeqs: Record<string, number>;
+  /** Items an edited, resent message superseded (shown greyed; the archive keeps them). */
+  superseded: string[];
 }
 
 export const initialChatState: ChatState = {
@@ -42,24 +47,30 @@ export const initialChatState: ChatState = {
   sessionCost: 0,
   cacheHitRate: undefined,
   storage: undefined,
+  userSeqs: {},
+  superseded: [],
 };
 
 /** What the view itself does: the user sent text (shown at once, before any reply), or answered an approval. */
-export type LocalAction = { type: 'local/sent'; requestId: string; text: string } | { type: 'local/approvalAnswered'; requestId: string; approved: boolean };
+export type LocalAction = { type: 'local/sent'; requestId: string; text: string } | { type: 'local/approvalAnswered'; requestId: string; approved: boolean } | LocalResent;
 
 /** Applies one validated host message (or local action) to the state. Pure. */
 export function chatReducer(state: ChatState, action: HostToWebview | LocalAction): ChatState {
   switch (action.type) {
     case 'local/sent':
       return { ...state, running: action.requestId, items: [...state.items, { kind: 'user', id: `${action.requestId}:u`, text: action.text }] };
+    case 'local/resent':
+    case 'chat/userMessage':
+    case 'chat/resent':
+      return applyResend(state, action);
     case 'settings/changed':
       return { ...state, engine: action.engine, model: action.model };
     case 'apiKey/status':
       return { ...state, apiKey: action.source };
     case 'storage/status':
-      return { ...state, storage: { ok: action.ok, message: action.message } };
+      return { ...state, storage: { ok: action.ok, message: action.message, ...(action.fallback ? { fallback: true } : {}) } };
     case 'session/started':
-      return action.sessionId === state.sessionId ? state : { ...state, sessionId: action.sessionId, items: [], running: undefined, usage: undefined, sessionCost: 0, cacheHitRate: undefined };
+      return action.sessionId === state.sessionId ? state : { ...state, sessionId: action.sessionId, items: [], running: undefined, usage: undefined, sessionCost: 0, cacheHitRate: undefined, userSeqs: {}, superseded: [] };
     case 'usage/updated':
       return { ...state, usage: action.usage };
     case 'chat/textDelta': {
@@ -93,5 +104,11 @@ export function chatReducer(state: ChatState, action: HostToWebview | LocalActio
         ...state,
         items: state.items.map((i) => (i.kind === 'approval' && i.id === action.requestId ? { ...i, state: action.approved ? 'approved' : 'rejected' } : i)),
       };
+    // The settings panel and the mention list keep their own state (settings/, mentions/).
+    case 'settings/show':
+    case 'settings/snapshot':
+    case 'settings/updated':
+    case 'mentions/results':
+      return state;
   }
 }
