@@ -30,6 +30,8 @@ function stateWith(tail: LiveExchange[], pressure: Pressure = 0, settings = {}):
   const state = newEngineState(resolveEngineSettings(settings), charTokenizer, [{ type: 'text', text: 'sys' }], [], emptyNarrative('Goal'));
   state.task = [{ type: 'text', text: 'Goal' }];
   state.tail = tail;
+  // every exchange has its L2 header (index = seq - 1), as the recorder leaves it
+  for (const ex of tail) state.headers[ex.seq - 1] = { seq: ex.seq, line: `e${ex.seq} step`, tools: [], files: [] };
   state.pressure = pressure;
   return state;
 }
