@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ArchiveStore, Logger } from '../engine/ports';
+import type { ArchiveBrowser } from '../engine/archiveBrowser';
+import type { Logger } from '../engine/ports';
 
 /** The archive, or why there is none. `message` says what happened, where, and what to do. */
-export type ArchiveOpenResult = { ok: true; store: ArchiveStore; message: string } | { ok: false; message: string };
+export type ArchiveOpenResult = { ok: true; store: ArchiveBrowser; message: string } | { ok: false; message: string };
 
 /**
  * Opens the SQLite archive in the extension's global storage folder. The native driver is

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from './apiKeyStore';
+import { archiveCommandHandlers, type ArchiveCommandDeps } from './archiveCommands';
 import type { ChatController } from './chatController';
 import { COMMAND_IDS, type CommandId } from './commandIds';
 import type { DisposableStore } from './disposableStore';
@@ -10,8 +11,9 @@ function notYet(what: string): () => void {
   return () => void vscode.window.showInformationMessage(`Strata: ${what} is not available yet in this build.`);
 }
 
-export function registerCommands(store: DisposableStore, deps: { chat: ChatController; apiKeys: ApiKeyStore; lastRequest: LastRequestDocument; extensionId: string }): void {
-  const handlers: Record<CommandId, () => unknown> = {
+export function registerCommands(store: DisposableStore, deps: { chat: ChatController; apiKeys: ApiKeyStore; lastRequest: LastRequestDocument; extensionId: string; archive: ArchiveCommandDeps }): void {
+  const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
+    ...archiveCommandHandlers(deps.archive),
     'strata.newSession': async () => {
       await deps.chat.newSession();
       await vscode.commands.executeCommand('strata.chat.focus');

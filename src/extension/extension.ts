@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { ApiKeyStore } from './apiKeyStore';
-import { openArchive } from './archiveStatus';
+import { type ArchiveOpenResult, openArchive } from './archiveStatus';
 import { ARCHIVE_VIEW_ID, ArchiveTreeProvider } from './archiveTreeProvider';
 import { ChatController } from './chatController';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { registerCommands } from './commands';
 import { StrataConfig } from './config';
 import { DisposableStore } from './disposableStore';
+import { ExchangeDocument } from './exchangeDocument';
 import { LastRequestDocument } from './lastRequestDocument';
 import { createOutputLogger } from './outputLogger';
 import { sessionOpener } from './sessionOpener';
@@ -32,6 +33,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   let view: ChatViewProvider | undefined;
   const storageDir = context.globalStorageUri.fsPath;
+  // The archive the browser reads (the chat's session opens its own connection to the same file).
+  let archive: ArchiveOpenResult | undefined;
+  const browser = () => (archive?.ok ? archive.store : undefined);
+  let tree: ArchiveTreeProvider | undefined;
   chat = new ChatController({
     send: (message) => view?.send(message),
     apiKeySource: () => apiKeys.source(),
@@ -40,6 +45,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     openSession: sessionOpener({ config, apiKeys, storageDir, logger }),
     autoApprove: () => ({ writes: config.settings.model.autoApproveWrites, commands: config.settings.model.autoApproveCommands }),
     showUsage: (usage) => statusBar.showUsage(usage),
+    exchangeArchived: () => tree?.refresh(),
     logger,
   });
   const c = chat;
@@ -61,16 +67,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
 
-  const archiveView = s.add(vscode.window.createTreeView(ARCHIVE_VIEW_ID, { treeDataProvider: new ArchiveTreeProvider() }));
+  const t = s.add(new ArchiveTreeProvider(browser, (message) => logger.error(`archive view: ${message}`)));
+  tree = t;
+  const archiveView = s.add(vscode.window.createTreeView(ARCHIVE_VIEW_ID, { treeDataProvider: t, showCollapseAll: true }));
   const lastRequest = s.add(new LastRequestDocument());
-  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id });
+  const documents = s.add(new ExchangeDocument(browser));
+  const archiveState = () => {
+    if (archive?.ok) return { ok: true as const, browser: archive.store };
+    return { ok: false as const, message: archive?.message ?? 'The archive is still opening; try again in a moment.' };
+  };
+  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id, archive: { browser: archiveState, chat: c, tree: t, documents } });
 
-  // A probe: the archive is opened and closed again, to say at once whether SQLite loads here.
-  // Each chat session opens it for itself (openTaskSession).
-  const archive = await openArchive(storageDir, logger);
+  // Opened here, inside a try, to say at once whether SQLite loads in this editor; kept open for
+  // the archive view. Each chat session opens the same file for itself (openTaskSession).
+  archive = await openArchive(storageDir, logger);
   view.send({ type: 'storage/status', ok: archive.ok, message: archive.message });
   if (archive.ok) {
-    archive.store.close();
+    const opened = archive.store;
+    s.add({ dispose: () => opened.close() });
+    t.refresh();
   } else {
     archiveView.message = archive.message;
     statusBar.showIdle('archive unavailable, see Output > Strata');

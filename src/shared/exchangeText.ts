@@ -29,6 +29,11 @@ export function userText(input: Message): string | undefined {
   return texts.length > 0 ? texts.join('\n\n') : undefined;
 }
 
+/** True for a text block the Task loop added to the user's message (environment, mention). */
+export function isAddedBlock(text: string): boolean {
+  return ADDED_BLOCK.test(text);
+}
+
 /** The visible text of an answer: its text blocks with protocol blocks removed, trimmed; '' when none. */
 export function answerText(output: Message): string {
   return output.content

@@ -24,9 +24,14 @@ export function MessageList(props: { items: ChatItem[]; onApproval: AnswerApprov
 function Row({ item, onApproval }: { item: ChatItem; onApproval: AnswerApproval }) {
   switch (item.kind) {
     case 'user':
-      return <div className="msg user">{item.text}</div>;
     case 'assistant':
-      return <div className="msg assistant">{item.text}</div>;
+      return item.past ? (
+        <div className={`msg ${item.kind} past`} data-testid="history-entry">
+          {item.text}
+        </div>
+      ) : (
+        <div className={`msg ${item.kind}`}>{item.text}</div>
+      );
     case 'approval':
       return <ApprovalCard item={item} onAnswer={(approved, feedback) => onApproval(item.id, approved, feedback)} />;
     case 'tool':
