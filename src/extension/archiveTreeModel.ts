@@ -47,7 +47,8 @@ export function treeRow(node: ArchiveNode): TreeRow {
   return {
     id: `e:${e.sessionId}/${e.seq}`,
     label: e.header,
-    description: formatTime(e.createdAt),
+    // The time of day only: the session's row has the date.
+    description: formatTime(e.createdAt).slice(11),
     tooltip: e.summary,
     contextValue: 'exchange',
     collapsible: false,

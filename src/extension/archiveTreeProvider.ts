@@ -20,11 +20,12 @@ export class ArchiveTreeProvider implements vscode.TreeDataProvider<ArchiveNode>
 
   /**
    * `browser` is undefined while the archive cannot open (the view's message says why);
-   * `onError` gets a read failure's message, which says what to do.
+   * `onStatus` gets a read failure's message (which says what to do), and undefined once the
+   * sessions read again.
    */
   constructor(
     private readonly browser: () => ArchiveBrowser | undefined,
-    private readonly onError: (message: string) => void,
+    private readonly onStatus: (message: string | undefined) => void,
   ) {}
 
   refresh(): void {
@@ -49,9 +50,12 @@ export class ArchiveTreeProvider implements vscode.TreeDataProvider<ArchiveNode>
     const browser = this.browser();
     if (!browser || node?.kind === 'exchange') return [];
     try {
-      return node ? exchangeNodes(browser.exchanges(node.session.id)) : sessionNodes(browser.sessions());
+      if (node) return exchangeNodes(browser.exchanges(node.session.id));
+      const sessions = sessionNodes(browser.sessions());
+      this.onStatus(undefined);
+      return sessions;
     } catch (error) {
-      this.onError(error instanceof Error ? error.message : String(error));
+      this.onStatus(error instanceof Error ? error.message : String(error));
       return [];
     }
   }

@@ -14,7 +14,7 @@ import { formatTime } from './archiveTreeModel';
 export function exchangeMarkdown(exchange: ArchivedExchange, level = 1): string {
   const h = '#'.repeat(level);
   const parts = [
-    `${h} e${exchange.seq} · ${exchange.header}`,
+    `${h} ${exchange.header.startsWith(`e${exchange.seq} `) ? exchange.header : `e${exchange.seq} · ${exchange.header}`}`,
     `_${formatTime(exchange.createdAt)} · session ${exchange.sessionId} · ${exchange.tokens} tokens_`,
     quote(exchange.summary),
   ];

@@ -67,9 +67,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
 
-  const t = s.add(new ArchiveTreeProvider(browser, (message) => logger.error(`archive view: ${message}`)));
+  let archiveView: vscode.TreeView<unknown> | undefined;
+  const t = s.add(
+    new ArchiveTreeProvider(browser, (message) => {
+      if (message) logger.error(`archive view: ${message}`);
+      if (archiveView && archive?.ok) archiveView.message = message;
+    }),
+  );
   tree = t;
-  const archiveView = s.add(vscode.window.createTreeView(ARCHIVE_VIEW_ID, { treeDataProvider: t, showCollapseAll: true }));
+  archiveView = s.add(vscode.window.createTreeView(ARCHIVE_VIEW_ID, { treeDataProvider: t, showCollapseAll: true }));
   const lastRequest = s.add(new LastRequestDocument());
   const documents = s.add(new ExchangeDocument(browser));
   const archiveState = () => {

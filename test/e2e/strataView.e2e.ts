@@ -67,8 +67,8 @@ async function main(): Promise<void> {
         throw new Error(`storage error shown: ${await webview.locator('[data-testid="storage-error"]').innerText()}`);
       }
     });
-    await check('the archive tree says it is not available yet', async () => {
-      await page!.getByText('The archive browser (sessions, exchanges, search, export) is not available yet in this build.').waitFor({ timeout: STEP_TIMEOUT_MS });
+    await check('the archive tree is empty before any exchange and says how it fills', async () => {
+      await page!.getByText('No archived session yet. Chat in the Strata view').first().waitFor({ timeout: STEP_TIMEOUT_MS });
     });
     await shot('no-api-key');
 
@@ -190,6 +190,10 @@ async function main(): Promise<void> {
     });
     await shot('last-request');
 
+    await archiveTreeSteps(page, shot);
+    await archiveSearchSteps(page, shot);
+    await openSessionSteps(page, webview, shot);
+
     if (consoleErrors.length > 0) throw new Error(`webview console errors:\n${consoleErrors.join('\n')}`);
     console.log(`e2e: all checks passed; screenshots in ${SHOTS}`);
   } catch (error) {
@@ -201,6 +205,83 @@ async function main(): Promise<void> {
     await server.stop();
     await api.close();
   }
+}
+
+/**
+ * The archive tree after the chat steps: the session is listed under its first question, its
+ * exchanges under it (headers), and a click opens an exchange as a read-only Markdown document
+ * that holds the exchange's text.
+ */
+async function archiveTreeSteps(page: Page, shot: (name: string) => Promise<void>): Promise<void> {
+  const pane = page.locator('.pane').filter({ has: page.locator('.pane-header', { hasText: /^\s*Archive/ }) }).first();
+  const session = pane.locator('.monaco-list-row').filter({ hasText: 'What does hello.ts export?' }).first();
+  await check('the archive tree lists the chat session under its first question', async () => {
+    const header = pane.locator('.pane-header').first();
+    await header.waitFor({ timeout: STEP_TIMEOUT_MS });
+    if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+    await session.waitFor({ timeout: STEP_TIMEOUT_MS });
+    await expectText(session, /3 exchanges/);
+  });
+  await shot('archive-session');
+
+  const exchanges = pane.locator('.monaco-list-row').filter({ hasText: /^\s*e\d+ / });
+  await check("expanding the session shows its exchanges by header, oldest first", async () => {
+    await session.click();
+    await exchanges.nth(2).waitFor({ timeout: STEP_TIMEOUT_MS });
+    const labels = await exchanges.locator('.label-name').allInnerTexts();
+    if (!/^e1 /.test(labels[0] ?? '') || !/^e3 /.test(labels[2] ?? '')) throw new Error(`unexpected exchange rows: ${labels.join(' | ')}`);
+    console.log(`e2e:      exchanges: ${labels.join(' | ')}`);
+  });
+  await shot('archive-exchanges');
+
+  await check('clicking an exchange opens it read-only as Markdown, with the answer text', async () => {
+    await exchanges.first().click();
+    await page.locator('.tabs-container .tab').filter({ hasText: 'e1.md' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    const lines = page.locator('.editor-instance .view-lines').first();
+    await waitForText(lines, /## Assistant/);
+    await waitForText(lines, new RegExp(escape(FIRST_ANSWER).replace(/ /g, '\\s')));
+    await waitForText(lines, /What does hello\.ts export\?/);
+  });
+  await shot('archive-exchange-open');
+}
+
+/** Search Archive from the palette: a word of the edit finds its exchanges; Enter opens one. */
+async function archiveSearchSteps(page: Page, shot: (name: string) => Promise<void>): Promise<void> {
+  await check('Search Archive finds an exchange by a word of the session and opens it', async () => {
+    await runCommand(page, 'Strata: Search Archive');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: STEP_TIMEOUT_MS });
+    await input.fill('strata');
+    const hit = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /e\d+ / }).first();
+    await hit.waitFor({ timeout: STEP_TIMEOUT_MS });
+    console.log(`e2e:      first hit: ${(await hit.innerText()).replace(/\s+/g, ' ')}`);
+    await shot('archive-search');
+    await page.keyboard.press('Enter');
+    const tab = page.locator('.tabs-container .tab.active').filter({ hasText: /^e[23]\.md/ });
+    await tab.first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    await waitForText(page.locator('.editor-instance .view-lines').first(), /strata/);
+  });
+  await shot('archive-search-opened');
+}
+
+/** Open Session...: after New session, the archived session comes back into the chat with its history. */
+async function openSessionSteps(page: Page, webview: Frame, shot: (name: string) => Promise<void>): Promise<void> {
+  await check('Open Session... resumes the archived session in the chat with its past messages', async () => {
+    await webview.locator('[data-testid="new-session"]').click();
+    await webview.locator('.messages.empty').waitFor({ timeout: STEP_TIMEOUT_MS });
+    await runCommand(page, 'Strata: Open Session...');
+    const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'What does hello.ts export?' }).first();
+    await row.waitFor({ timeout: STEP_TIMEOUT_MS });
+    await expectText(row, /3 exchanges/);
+    await shot('open-session-picker');
+    await row.click();
+    const past = webview.locator('[data-testid="history-entry"]');
+    await past.nth(3).waitFor({ timeout: STEP_TIMEOUT_MS });
+    const texts = await past.allInnerTexts();
+    const expected = ['What does hello.ts export?', FIRST_ANSWER, 'Make hello.ts say strata', 'Done: hello is now "strata".'];
+    if (JSON.stringify(texts) !== JSON.stringify(expected)) throw new Error(`history rows: ${JSON.stringify(texts)}`);
+  });
+  await shot('open-session-resumed');
 }
 
 async function check<T>(name: string, body: () => Promise<T>): Promise<T> {
@@ -235,7 +316,8 @@ async function waitForText(locator: ReturnType<Frame['locator']>, pattern: RegEx
   const deadline = Date.now() + STEP_TIMEOUT_MS;
   let last = '';
   while (Date.now() < deadline) {
-    last = await locator.first().innerText().catch(() => '');
+    // Monaco renders spaces as U+00A0: compare plain spaces.
+    last = (await locator.first().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
     if (pattern.test(last)) return;
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -29,9 +29,9 @@ describe('archive tree model', () => {
     expect(treeRow({ kind: 'session', session: { ...session, title: '', exchanges: 1 } })).toMatchObject({ label: '(no user message)', description: '2026-11-03 10:40 · 1 exchange' });
   });
 
-  it('shows an exchange by its header, its summary as tooltip and its time as description', () => {
+  it('shows an exchange by its header, its summary as tooltip and its time of day as description', () => {
     const [node] = exchangeNodes([exchange]);
-    expect(treeRow(node!)).toEqual({ id: `e:${session.id}/2`, label: exchange.header, description: '2026-11-03 09:07', tooltip: exchange.summary, contextValue: 'exchange', collapsible: false });
+    expect(treeRow(node!)).toEqual({ id: `e:${session.id}/2`, label: exchange.header, description: '09:07', tooltip: exchange.summary, contextValue: 'exchange', collapsible: false });
   });
 
   it('round-trips any session id through the exchange document path, and refuses other paths', () => {

@@ -36,7 +36,7 @@ describe('an archived exchange as Markdown', () => {
     const md = exchangeMarkdown(exchange);
     expect(md).toBe(
       [
-        '# e4 · e4 09:07 Edit hello.ts → ok',
+        '# e4 09:07 Edit hello.ts → ok',
         '_2026-11-03 09:07 · session s1 · 321 tokens_',
         '> e4: changed the greeting.\n> Tests pass.',
         '## User',
@@ -55,7 +55,9 @@ describe('an archived exchange as Markdown', () => {
 
   it('renders a session with its title and every exchange one heading level down', () => {
     const md = sessionMarkdown({ id: 's1', title: 'Greet strata', firstAt: createdAt, lastAt: createdAt, exchanges: 1 }, [exchange]);
-    expect(md.startsWith('# Greet strata\n\n_Session s1 · 2026-11-03 09:07 – 2026-11-03 09:07 · 1 exchange_\n\n## e4 · ')).toBe(true);
+    expect(md.startsWith('# Greet strata\n\n_Session s1 · 2026-11-03 09:07 – 2026-11-03 09:07 · 1 exchange_\n\n## e4 09:07 Edit')).toBe(true);
+    // A header that does not start with its id gets one.
+    expect(exchangeMarkdown({ ...exchange, header: 'Edit hello.ts' }).split('\n')[0]).toBe('# e4 · Edit hello.ts');
     expect(md).toContain('\n### User\n');
     expect(md).toContain('\n### Assistant\n');
     expect(md.endsWith('```\n')).toBe(true);
