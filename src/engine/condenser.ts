@@ -21,10 +21,13 @@ const KEEP_AFTER_CONDENSE = 2;
 
 /**
  * Condenses <strata_context> and all of working memory but the last exchanges into one summary
- * through the Summarizer port. The result replaces L3 (headers stay); it must be smaller than
- * what it replaces or it is discarded. Condensed exchanges stay in the archive, tagged.
+ * through the Summarizer port. The result replaces L3 (headers stay). It is discarded, and the
+ * state left as it was, unless the summary is smaller than the text it replaces and the whole
+ * prompt (`promptTokens`, measured on the state) shrinks: in full mode a short history can grow
+ * once headers, file views and the narrative join the summary. Condensed exchanges stay in the
+ * archive, tagged.
  */
-export async function condense(state: EngineState, summarizer: Summarizer, signal?: AbortSignal): Promise<CondenseOutcome> {
+export async function condense(state: EngineState, summarizer: Summarizer, promptTokens: () => number, signal?: AbortSignal): Promise<CondenseOutcome> {
   const count = (s: string) => state.tokenizer.count(s);
   const keep = Math.min(KEEP_AFTER_CONDENSE, state.tail.length);
   const leaving = state.tail.slice(0, state.tail.length - keep);
@@ -57,13 +60,25 @@ export async function condense(state: EngineState, summarizer: Summarizer, signa
   if (count(result.text) >= replacedTokens) {
     return { ok: false, call, error: `Condensing produced ${count(result.text)} tokens from ${replacedTokens}; the summary was discarded and the conversation kept as it was.` };
   }
+  const before = promptTokens();
+  const saved = condensedFields(state);
   const throughSeq = leaving.length > 0 ? leaving[leaving.length - 1]!.seq : state.foldedThrough;
   state.condensed = { throughSeq, text: result.text.trim() };
   state.tail = state.tail.slice(leaving.length);
   state.foldedThrough = Math.max(state.foldedThrough, throughSeq);
   state.mode = 'layered';
   rebuildArchive(state);
+  const after = promptTokens();
+  if (after >= before) {
+    Object.assign(state, saved);
+    return { ok: false, call, error: `Condensing would have made the prompt ${after} tokens instead of ${before} (too little history to condense yet); the summary was discarded and the conversation kept as it was.` };
+  }
   return { ok: true, call, throughSeq };
+}
+
+/** What condense() changes in the state (rebuildArchive also drops old summaries), to put back. */
+function condensedFields(state: EngineState): Pick<EngineState, 'condensed' | 'tail' | 'foldedThrough' | 'mode' | 'archiveParts' | 'archiveText' | 'summaries'> {
+  return { condensed: state.condensed, tail: state.tail, foldedThrough: state.foldedThrough, mode: state.mode, archiveParts: state.archiveParts, archiveText: state.archiveText, summaries: new Map(state.summaries) };
 }
 
 /**

@@ -291,7 +291,7 @@ export class ContextEngine {
   }
 
   private async condenseOrSlide(turn: number, tokensBefore: number, events: EngineEvent[], calls: CondenseCall[], signal?: AbortSignal, slide = true) {
-    const outcome = await condense(this.state, this.options.summarizer, signal);
+    const outcome = await condense(this.state, this.options.summarizer, () => this.build().tokens, signal);
     if (outcome.call) calls.push(outcome.call);
     const cost = outcome.call ? callCost(outcome.call.inputTokens, outcome.call.outputTokens) : 0;
     let built = this.build();

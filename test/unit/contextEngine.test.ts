@@ -350,4 +350,22 @@ describe('condenseNow between turns (the Condense button)', () => {
     expect(turn.tokens).toBeLessThanOrEqual(turn.budget);
     expect(JSON.stringify(turn.request.messages)).toContain('and now?');
   });
+
+  it('discards a summary that would make the prompt of a short history larger, and leaves the state as it was', async () => {
+    // A summarizer that answers with a few words: smaller than the one exchange it replaces, but
+    // leaving full mode adds headers and the narrative, so the prompt as a whole would grow.
+    const terse = { summarize: async () => ({ text: 'Looked at one file.', inputTokens: 50, outputTokens: 5 }) };
+    const { engine } = makeEngine({}, { summarizer: terse });
+    await drive(engine, syntheticSession(3).slice(0, -1));
+    engine.beginExchange(user(text('next?')));
+    const before = await engine.assemble();
+    engine.completeExchange(assistant(text('ok')));
+    const events = await engine.condenseNow();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'condense_context_error', error: expect.stringMatching(/^Condensing would have made the prompt \d+ tokens instead of \d+ .*kept as it was\.$/) });
+    engine.beginExchange(user(text('next?')));
+    const after = await engine.assemble();
+    expect(after.mode).toBe(before.mode);
+    expect(JSON.stringify(after.request)).not.toContain('Looked at one file.');
+  });
 });
