@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Frame, type Page } from 'playwright-core';
+import { parseSessionText } from '../../src/shared/sessionSchema';
 import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { startCodeServer, type CodeServer } from './codeServer';
@@ -18,6 +19,11 @@ const HELLO = 'export const hello = "world";\n';
 /** Set through "Strata: Set API Key"; the local server only checks that every request carries it. */
 const API_KEY = 'sk-ant-e2e-local-server-0001';
 const FIRST_ANSWER = 'hello.ts exports one constant, hello, whose value is "world".';
+/**
+ * The first answer goes on long enough that condensing it makes the prompt smaller: the engine
+ * discards a summary that would not shrink the whole prompt (and shows an error row instead).
+ */
+const FIRST_ANSWER_FULL = `${FIRST_ANSWER}\n\n${'It explains the module in detail. '.repeat(150).trim()}`;
 
 interface RecordedBody {
   model: string;
@@ -130,7 +136,7 @@ async function main(): Promise<void> {
     await shot('key-set');
 
     await check('a streamed answer from the local Messages API appears in the chat', async () => {
-      api.enqueue(textAnswer(FIRST_ANSWER, { input_tokens: 1200, cache_creation_input_tokens: 3000, output_tokens: 12 }));
+      api.enqueue(textAnswer(FIRST_ANSWER_FULL, { input_tokens: 1200, cache_creation_input_tokens: 3000, output_tokens: 12 }));
       await send(webview, 'What does hello.ts export?');
       await waitForText(webview.locator('.msg.assistant').last(), new RegExp(escape(FIRST_ANSWER)));
       await webview.locator('[data-testid="send"]').waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -193,6 +199,7 @@ async function main(): Promise<void> {
     await archiveTreeSteps(page, shot);
     await archiveSearchSteps(page, shot);
     await openSessionSteps(page, webview, shot);
+    await exportAndDeleteSteps(page, webview, server, shot);
 
     if (consoleErrors.length > 0) throw new Error(`webview console errors:\n${consoleErrors.join('\n')}`);
     console.log(`e2e: all checks passed; screenshots in ${SHOTS}`);
@@ -278,10 +285,71 @@ async function openSessionSteps(page: Page, webview: Frame, shot: (name: string)
     const past = webview.locator('[data-testid="history-entry"]');
     await past.nth(3).waitFor({ timeout: STEP_TIMEOUT_MS });
     const texts = await past.allInnerTexts();
-    const expected = ['What does hello.ts export?', FIRST_ANSWER, 'Make hello.ts say strata', 'Done: hello is now "strata".'];
+    const expected = ['What does hello.ts export?', FIRST_ANSWER_FULL, 'Make hello.ts say strata', 'Done: hello is now "strata".'];
     if (JSON.stringify(texts) !== JSON.stringify(expected)) throw new Error(`history rows: ${JSON.stringify(texts)}`);
   });
   await shot('open-session-resumed');
+}
+
+/**
+ * The session's context menu: Export as JSON Lines (a file the session parser reads back with the
+ * chat's messages), Delete refused while the chat uses the session, then Delete after New session.
+ */
+async function exportAndDeleteSteps(page: Page, webview: Frame, server: CodeServer, shot: (name: string) => Promise<void>): Promise<void> {
+  const pane = page.locator('.pane').filter({ has: page.locator('.pane-header', { hasText: /^\s*Archive/ }) }).first();
+  const session = pane.locator('.monaco-list-row').filter({ hasText: 'What does hello.ts export?' }).first();
+  const menu = async (item: string) => {
+    await session.click({ button: 'right' });
+    const entry = page.locator('.context-view .action-item').filter({ hasText: item }).first();
+    await entry.waitFor({ timeout: STEP_TIMEOUT_MS });
+    // A menu opened a moment ago can drop a click (seen under load): pause, and press Enter on it if it stays open.
+    await page.waitForTimeout(300);
+    await entry.click({ timeout: STEP_TIMEOUT_MS });
+    if (await entry.isVisible().catch(() => false)) {
+      await entry.hover();
+      await page.keyboard.press('Enter');
+    }
+  };
+  await check('Export Archived Session... as JSON Lines writes a session file that parses back to the chat', async () => {
+    await menu('Export Archived Session...');
+    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'JSON Lines' }).first().click({ timeout: STEP_TIMEOUT_MS });
+    const path = page.locator('.quick-input-widget input');
+    // The save dialog is a quick input prefilled with <workspace>/<session id>.jsonl.
+    for (const deadline = Date.now() + STEP_TIMEOUT_MS; !/\.jsonl$/.test(await path.inputValue().catch(() => '')); ) {
+      if (Date.now() > deadline) throw new Error(`the save dialog shows "${await path.inputValue().catch(() => '')}", not a .jsonl path`);
+      await page.waitForTimeout(200);
+    }
+    console.log(`e2e:      save to: ${await path.inputValue()}`);
+    await shot('export-save-dialog');
+    await page.keyboard.press('Enter');
+    const exported = () => readdirSync(server.workspace).find((f) => f.endsWith('.jsonl'));
+    await waitFor(() => exported() !== undefined, 'the exported .jsonl in the workspace');
+    await waitFor(() => readFileSync(join(server.workspace, exported()!), 'utf8').endsWith('\n'), 'the export to be written');
+    const parsed = parseSessionText(readFileSync(join(server.workspace, exported()!), 'utf8'), exported()!);
+    const roles = parsed.messages.map((m) => m.role).join(',');
+    if (roles !== 'user,assistant,user,assistant,user,assistant') throw new Error(`exported roles: ${roles}; problems: ${parsed.problems.join('; ')}`);
+    if (!JSON.stringify(parsed.messages[0]).includes('What does hello.ts export?') || !JSON.stringify(parsed.messages[5]).includes('Done: hello is now')) throw new Error('the export lacks the chat text');
+  });
+
+  await check('Delete Archived Session refuses the session the chat is using', async () => {
+    await menu('Delete Archived Session');
+    await page.locator('.notifications-toasts').getByText(/is the session the chat is using now, so it cannot be deleted/).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+  });
+  await shot('delete-refused');
+
+  await check('after New session, Delete asks first, then the session and its exchanges leave the tree', async () => {
+    await webview.locator('[data-testid="new-session"]').click();
+    await webview.locator('.messages.empty').waitFor({ timeout: STEP_TIMEOUT_MS });
+    await menu('Delete Archived Session');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: STEP_TIMEOUT_MS });
+    await expectText(dialog, /Delete "What does hello\.ts export\?" from the archive\?/);
+    await shot('delete-confirm');
+    await dialog.locator('.monaco-button').filter({ hasText: /^Delete$/ }).first().click();
+    await session.waitFor({ state: 'detached', timeout: STEP_TIMEOUT_MS });
+    await page.getByText('No archived session yet. Chat in the Strata view').first().waitFor({ timeout: STEP_TIMEOUT_MS });
+  });
+  await shot('deleted');
 }
 
 async function check<T>(name: string, body: () => Promise<T>): Promise<T> {
