@@ -55,6 +55,12 @@ export class ApprovalBroker {
     for (const entry of this.pending.values()) this.send(entry.message);
   }
 
+  /** The tool and input of the open approval `requestId` (for "Show diff"); undefined once settled. */
+  pendingRequest(requestId: string): { tool: string; input: unknown } | undefined {
+    const message = this.pending.get(requestId)?.message;
+    return message?.type === 'approval/request' ? { tool: message.tool, input: message.input } : undefined;
+  }
+
   get openCount(): number {
     return this.pending.size;
   }

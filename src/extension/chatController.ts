@@ -79,6 +79,11 @@ export class ChatController {
     return this.opened?.lastRequest();
   }
 
+  /** The tool and input of an approval still waiting for the user (for "Show diff"). */
+  pendingApproval(requestId: string): { tool: string; input: unknown } | undefined {
+    return this.approvals.pendingRequest(requestId);
+  }
+
   handle(message: WebviewToHost): void {
     switch (message.type) {
       case 'webview/ready':

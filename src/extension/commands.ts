@@ -11,7 +11,10 @@ function notYet(what: string): () => void {
   return () => void vscode.window.showInformationMessage(`Strata: ${what} is not available yet in this build.`);
 }
 
-export function registerCommands(store: DisposableStore, deps: { chat: ChatController; apiKeys: ApiKeyStore; lastRequest: LastRequestDocument; extensionId: string; archive: ArchiveCommandDeps }): void {
+export function registerCommands(
+  store: DisposableStore,
+  deps: { chat: ChatController; apiKeys: ApiKeyStore; lastRequest: LastRequestDocument; extensionId: string; showSettingsPanel(): Promise<void>; archive: ArchiveCommandDeps },
+): void {
   const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
     ...archiveCommandHandlers(deps.archive),
     'strata.newSession': async () => {
@@ -25,7 +28,9 @@ export function registerCommands(store: DisposableStore, deps: { chat: ChatContr
       if (!last) return vscode.window.showInformationMessage('Strata: no request has been sent in this session yet.');
       return deps.lastRequest.show(last.body);
     },
-    'strata.openSettings': () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${deps.extensionId}`),
+    // The view's gear opens the panel in the webview; the Settings editor stays one click away.
+    'strata.openSettings': () => deps.showSettingsPanel(),
+    'strata.openSettingsEditor': () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${deps.extensionId}`),
     'strata.importSession': notYet('Import Session (Claude Code and Cline transcripts)'),
   };
   for (const id of COMMAND_IDS) store.add(vscode.commands.registerCommand(id, handlers[id]));

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../engine/ports';
 import type { EngineSettings } from '../shared/engineSettings';
+import type { SettingScope, SettingValue } from '../shared/settingsFields';
 import { clampSettings, type ClampedSettings } from './clampSettings';
 import { engineSettingSpecs, settingName } from './settingsSpec';
 import type { Disposable } from './disposableStore';
+import type { SettingsAccess } from './settingsHandler';
 
 /**
  * The one place that reads `strata.*` (STYLE.md rule 1): parses `getConfiguration('strata')`
@@ -45,6 +47,21 @@ export class StrataConfig implements Disposable {
     return out;
   }
 
+  /**
+   * The settings panel's door to VS Code's configuration API: `inspect` and `update` at user
+   * (`ConfigurationTarget.Global`, synced by Settings Sync) or workspace scope. Names are full
+   * (`strata.autoCondensePercent`).
+   */
+  readonly access: SettingsAccess = {
+    inspect: (name) => vscode.workspace.getConfiguration('strata').inspect(relative(name)),
+    effective: (name) => vscode.workspace.getConfiguration('strata').get(relative(name)),
+    update: async (name, value: SettingValue | undefined, scope: SettingScope) => {
+      const target = scope === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
+      await vscode.workspace.getConfiguration('strata').update(relative(name), value, target);
+    },
+    hasWorkspace: () => (vscode.workspace.workspaceFolders?.length ?? 0) > 0,
+  };
+
   onDidChange(listener: (settings: ClampedSettings) => void): Disposable {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
@@ -64,4 +81,9 @@ export class StrataConfig implements Disposable {
     }
     return result;
   }
+}
+
+/** `strata.autoCondensePercent` -> `autoCondensePercent` (the key under `getConfiguration('strata')`). */
+function relative(name: string): string {
+  return name.replace(/^strata\./, '');
 }

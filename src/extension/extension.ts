@@ -10,9 +10,13 @@ import { StrataConfig } from './config';
 import { DisposableStore } from './disposableStore';
 import { ExchangeDocument } from './exchangeDocument';
 import { LastRequestDocument } from './lastRequestDocument';
+import { searchMentions } from './mentionSearch';
 import { createOutputLogger } from './outputLogger';
+import { ProposedDiff } from './proposedDiff';
 import { sessionOpener } from './sessionOpener';
+import { SettingsHandler } from './settingsHandler';
 import { StrataStatusBar } from './statusBar';
+import { webviewRouter } from './webviewRouter';
 
 /** Everything activate() creates; disposed in reverse order by deactivate(). */
 let store: DisposableStore | undefined;
@@ -49,7 +53,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     logger,
   });
   const c = chat;
-  view = s.add(new ChatViewProvider(context.extensionUri, (message) => c.handle(message), logger));
+  const send = (message: Parameters<ChatViewProvider['send']>[0]) => view?.send(message);
+  const settingsPanel = new SettingsHandler(config.access, send, logger);
+  const diff = s.add(new ProposedDiff());
+  const route = webviewRouter({ chat: c, settings: settingsPanel, searchMentions: (query) => searchMentions(query), showDiff: (tool, input) => diff.show(tool, input), send, logger });
+  view = s.add(new ChatViewProvider(context.extensionUri, route, logger));
   s.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }));
 
   c.pushSettings(config.settings);
@@ -57,6 +65,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   s.add(
     config.onDidChange((settings) => {
       c.pushSettings(settings);
+      settingsPanel.pushSnapshot();
       c.invalidateSession();
     }),
   );
@@ -82,7 +91,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     if (archive?.ok) return { ok: true as const, browser: archive.store };
     return { ok: false as const, message: archive?.message ?? 'The archive is still opening; try again in a moment.' };
   };
-  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id, archive: { browser: archiveState, chat: c, tree: t, documents } });
+  const showSettingsPanel = async () => {
+    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
+    view?.send({ type: 'settings/show' });
+  };
+  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id, showSettingsPanel, archive: { browser: archiveState, chat: c, tree: t, documents } });
 
   // Opened here, inside a try, to say at once whether SQLite loads in this editor; kept open for
   // the archive view. Each chat session opens the same file for itself (openTaskSession).

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { engineSettingsSchema } from './engineSettings';
+import { mentionItemSchema } from './mentionItems';
+import { settingGroupSchema, settingScopeSchema, settingValueSchema } from './settingsFields';
 
 /**
  * Messages between the extension host and the sidebar webview: two discriminated unions with
@@ -69,7 +71,7 @@ export const apiKeySourceSchema = z.enum(['secretStorage', 'environment', 'none'
 export type ApiKeySource = z.infer<typeof apiKeySourceSchema>;
 
 /** Commands the webview may ask the host to run (buttons in calls to action). */
-export const hostCommandSchema = z.enum(['strata.setApiKey', 'strata.openSettings', 'strata.showLastRequest', 'strata.condenseNow']);
+export const hostCommandSchema = z.enum(['strata.setApiKey', 'strata.openSettings', 'strata.openSettingsEditor', 'strata.showLastRequest', 'strata.condenseNow']);
 export type HostCommand = z.infer<typeof hostCommandSchema>;
 
 /** One line of a resumed session's compact history: a user message or a final answer (from the archive). */
@@ -86,6 +88,14 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('command/run'), command: hostCommandSchema }),
   /** The user's answer to `approval/request` (same `requestId`); `feedback` goes to the model when refusing. */
   z.object({ type: z.literal('approval/respond'), requestId, approved: z.boolean(), feedback: z.string().max(10_000).optional() }),
+  /** Opens VS Code's diff editor: the file as it is against what the pending write/edit `requestId` would make it. */
+  z.object({ type: z.literal('approval/showDiff'), requestId }),
+  /** The settings panel opened: the host answers with `settings/snapshot` echoing `requestId`. */
+  z.object({ type: z.literal('settings/get'), requestId }),
+  /** Writes `key` at `scope`; `value: null` removes it from that scope. Answered by `settings/updated`. */
+  z.object({ type: z.literal('settings/update'), requestId, key: z.string().max(200), scope: settingScopeSchema, value: settingValueSchema.nullable() }),
+  /** The text after an `@` in the input (`query`); answered by `mentions/results` echoing `requestId`. */
+  z.object({ type: z.literal('mentions/query'), requestId, query: z.string().max(500) }),
 ]);
 export type WebviewToHost = z.infer<typeof webviewToHostSchema>;
 
@@ -127,6 +137,17 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('approval/request'), requestId, turnRequestId: requestId, tool: z.string(), summary: z.string(), input: z.unknown() }),
   /** The approval was decided (by the user, or refused because the turn stopped). */
   z.object({ type: z.literal('approval/settled'), requestId, approved: z.boolean() }),
+  /** The view's gear was clicked: show the settings panel. */
+  z.object({ type: z.literal('settings/show') }),
+  /**
+   * Every Strata setting with its values per scope, grouped as in the manifest. Replies to
+   * `settings/get` when `requestId` is set; sent unasked when settings change (settings.json edited).
+   */
+  z.object({ type: z.literal('settings/snapshot'), requestId: requestId.optional(), groups: z.array(settingGroupSchema), hasWorkspace: z.boolean() }),
+  /** The outcome of `settings/update`; `message` says why a value was refused or could not be written. */
+  z.object({ type: z.literal('settings/updated'), requestId, key: z.string(), ok: z.boolean(), message: z.string().optional() }),
+  /** The `@`-mention list for `mentions/query` `requestId` (capped, best first). */
+  z.object({ type: z.literal('mentions/results'), requestId, items: z.array(mentionItemSchema).max(100) }),
 ]);
 export type HostToWebview = z.infer<typeof hostToWebviewSchema>;
 

@@ -5,6 +5,7 @@ import { parseSessionText } from '../../src/shared/sessionSchema';
 import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { startCodeServer, type CodeServer } from './codeServer';
+import { mentionSteps, settingsPanelSteps, showDiffStep, type StepContext } from './webuiSteps';
 
 /**
  * The Strata view in a real VS Code (code-server 4.100.3) in Debian's Chromium: the built
@@ -20,10 +21,10 @@ const HELLO = 'export const hello = "world";\n';
 const API_KEY = 'sk-ant-e2e-local-server-0001';
 const FIRST_ANSWER = 'hello.ts exports one constant, hello, whose value is "world".';
 /**
- * The first answer goes on long enough that condensing it makes the prompt smaller: the engine
- * discards a summary that would not shrink the whole prompt (and shows an error row instead).
+ * Said after FIRST_ANSWER: long enough that a one-line summary makes the whole prompt smaller,
+ * else the engine discards the summary and Condense shows an error row, not the event.
  */
-const FIRST_ANSWER_FULL = `${FIRST_ANSWER}\n\n${'It explains the module in detail. '.repeat(150).trim()}`;
+const FIRST_ANSWER_MORE = ` ${'It is a string constant, exported by name. '.repeat(150)}`;
 
 interface RecordedBody {
   model: string;
@@ -110,6 +111,10 @@ async function main(): Promise<void> {
     });
     await shot('threshold-70');
 
+    const webui: StepContext = { page, webview, server, check, shot, waitFor, waitForText, writeWorkspaceSettings, timeoutMs: STEP_TIMEOUT_MS };
+    await settingsPanelSteps(webui);
+    await mentionSteps(webui);
+
     await check('an out-of-range threshold written to the workspace settings.json is clamped, with a warning', async () => {
       writeWorkspaceSettings(server, { 'strata.autoCondensePercent': 150 });
       await waitForText(webview.locator('[data-testid="auto-condense"]'), /auto-condense at 100%/);
@@ -136,7 +141,7 @@ async function main(): Promise<void> {
     await shot('key-set');
 
     await check('a streamed answer from the local Messages API appears in the chat', async () => {
-      api.enqueue(textAnswer(FIRST_ANSWER_FULL, { input_tokens: 1200, cache_creation_input_tokens: 3000, output_tokens: 12 }));
+      api.enqueue(textAnswer(FIRST_ANSWER + FIRST_ANSWER_MORE, { input_tokens: 1200, cache_creation_input_tokens: 3000, output_tokens: 12 }));
       await send(webview, 'What does hello.ts export?');
       await waitForText(webview.locator('.msg.assistant').last(), new RegExp(escape(FIRST_ANSWER)));
       await webview.locator('[data-testid="send"]').waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -152,6 +157,7 @@ async function main(): Promise<void> {
       await webview.locator('[data-testid="tool-row"][data-tool="edit_file"]').waitFor({ timeout: STEP_TIMEOUT_MS });
       if (readFileSync(join(server.workspace, 'hello.ts'), 'utf8') !== HELLO) throw new Error('hello.ts changed before the edit was approved');
       await shot('approval-asked');
+      await showDiffStep(webui);
       await webview.locator('[data-testid="approve"]').click();
       await waitFor(() => readFileSync(join(server.workspace, 'hello.ts'), 'utf8') === 'export const hello = "strata";\n', 'hello.ts to say "strata" on disk');
       await webview.locator('[data-testid="tool-row"][data-done="ok"]').waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -285,7 +291,7 @@ async function openSessionSteps(page: Page, webview: Frame, shot: (name: string)
     const past = webview.locator('[data-testid="history-entry"]');
     await past.nth(3).waitFor({ timeout: STEP_TIMEOUT_MS });
     const texts = await past.allInnerTexts();
-    const expected = ['What does hello.ts export?', FIRST_ANSWER_FULL, 'Make hello.ts say strata', 'Done: hello is now "strata".'];
+    const expected = ['What does hello.ts export?', (FIRST_ANSWER + FIRST_ANSWER_MORE).trim(), 'Make hello.ts say strata', 'Done: hello is now "strata".'];
     if (JSON.stringify(texts) !== JSON.stringify(expected)) throw new Error(`history rows: ${JSON.stringify(texts)}`);
   });
   await shot('open-session-resumed');

@@ -108,3 +108,50 @@ describe('webviewHtml', () => {
     expect(html.match(/<script/g)).toHaveLength(1);
   });
 });
+
+describe('settings, mention and diff messages', () => {
+  it('accept well-formed requests and replies', () => {
+    const inbound: unknown[] = [
+      { type: 'settings/get', requestId: 'g1' },
+      { type: 'settings/update', requestId: 'u1', key: 'strata.autoCondensePercent', scope: 'workspace', value: 70 },
+      { type: 'settings/update', requestId: 'u2', key: 'strata.autoApprove.writes', scope: 'user', value: null },
+      { type: 'mentions/query', requestId: 'm1', query: 'hel' },
+      { type: 'approval/showDiff', requestId: 'r1:approval1' },
+      { type: 'command/run', command: 'strata.openSettingsEditor' },
+    ];
+    for (const m of inbound) expect(parseWebviewToHost(m)).toMatchObject({ ok: true, message: m });
+    const outbound: unknown[] = [
+      { type: 'settings/show' },
+      { type: 'settings/updated', requestId: 'u1', key: 'strata.autoCondensePercent', ok: false, message: 'out of range' },
+      { type: 'mentions/results', requestId: 'm1', items: [{ kind: 'file', label: 'hello.ts', detail: 'file', insert: '@/hello.ts' }] },
+      {
+        type: 'settings/snapshot',
+        hasWorkspace: false,
+        groups: [{ id: 'g', title: 'Strata: X', fields: [{ key: 'strata.maxHeaders', kind: 'integer', description: 'lines', default: 200, minimum: 10, maximum: 2000, user: 300 }] }],
+      },
+    ];
+    for (const m of outbound) expect(parseHostToWebview(m)).toMatchObject({ ok: true, message: m });
+  });
+
+  it('drop malformed ones with the field named', () => {
+    const bad: Array<[unknown, RegExp]> = [
+      [{ type: 'settings/update', requestId: 'u', key: 'strata.x', scope: 'folder', value: 1 }, /scope/],
+      [{ type: 'settings/update', requestId: 'u', key: 'strata.x', scope: 'user', value: { nested: true } }, /value/],
+      [{ type: 'settings/update', requestId: 'u', key: 'strata.x', scope: 'user' }, /value/],
+      [{ type: 'mentions/query', requestId: '', query: 'x' }, /requestId/],
+      [{ type: 'mentions/query', requestId: 'm', query: 'x'.repeat(501) }, /query/],
+      [{ type: 'approval/showDiff' }, /requestId/],
+      [{ type: 'command/run', command: 'workbench.action.openSettings' }, /command/],
+    ];
+    for (const [m, field] of bad) {
+      const parsed = parseWebviewToHost(m);
+      expect(parsed.ok).toBe(false);
+      if (!parsed.ok) expect(parsed.reason).toMatch(field);
+    }
+    const badOut: unknown[] = [
+      { type: 'mentions/results', requestId: 'm', items: [{ kind: 'symbol', label: 'x', detail: '', insert: '@x' }] },
+      { type: 'settings/snapshot', hasWorkspace: true, groups: [{ id: 'g', title: 't', fields: [{ key: 'editor.fontSize', kind: 'integer', description: '', default: 1, minimum: 0, maximum: 2 }] }] },
+    ];
+    for (const m of badOut) expect(parseHostToWebview(m).ok).toBe(false);
+  });
+});

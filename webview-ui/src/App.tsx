@@ -1,25 +1,24 @@
 import { useCallback, useEffect, useReducer } from 'react';
-import { parseHostToWebview } from '../../src/shared/webviewMessages';
 import { chatReducer, initialChatState } from './chatState';
 import { ApiKeyNotice } from './components/ApiKeyNotice';
 import { Composer } from './components/Composer';
 import { ContextPanel } from './components/ContextPanel';
 import { MessageList } from './components/MessageList';
+import { SettingsPanel } from './components/SettingsPanel';
+import { onHostMessage } from './hostMessages';
+import { useSettingsPanel } from './settings/useSettingsPanel';
 import { nextRequestId, postToHost } from './vscodeApi';
 
 /** The sidebar: context panel on top, the chat flow, the composer at the bottom. */
 export function App() {
   const [state, dispatch] = useReducer(chatReducer, initialChatState);
 
+  const settings = useSettingsPanel();
+
   useEffect(() => {
-    const onMessage = (event: MessageEvent<unknown>) => {
-      const parsed = parseHostToWebview(event.data);
-      if (parsed.ok) dispatch(parsed.message);
-      else console.warn(`Strata webview: ${parsed.reason}`);
-    };
-    window.addEventListener('message', onMessage);
+    const off = onHostMessage(dispatch);
     postToHost({ type: 'webview/ready' });
-    return () => window.removeEventListener('message', onMessage);
+    return off;
   }, []);
 
   const send = useCallback((text: string) => {
@@ -36,12 +35,20 @@ export function App() {
     postToHost({ type: 'approval/respond', requestId, approved, ...(feedback ? { feedback } : {}) });
   }, []);
 
+  // The chat stays mounted (hidden) while the settings panel is open: a half-typed message survives.
   return (
-    <main className="strata">
+    <>
+      {settings.state.open && (
+        <main className="strata settings-main">
+          <SettingsPanel api={settings} />
+        </main>
+      )}
+      <main className="strata" hidden={settings.state.open}>
       <ContextPanel usage={state.usage} engine={state.engine} sessionCost={state.sessionCost} cacheHitRate={state.cacheHitRate} storage={state.storage} busy={state.running !== undefined} />
       {state.apiKey === 'none' && <ApiKeyNotice />}
       <MessageList items={state.items} onApproval={answerApproval} />
       <Composer running={state.running !== undefined} onSend={send} onStop={stop} onNewSession={newSession} />
-    </main>
+      </main>
+    </>
   );
 }

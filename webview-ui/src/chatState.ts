@@ -94,6 +94,12 @@ export function chatReducer(state: ChatState, action: HostToWebview | LocalActio
         ...state,
         items: state.items.map((i) => (i.kind === 'approval' && i.id === action.requestId ? { ...i, state: action.approved ? 'approved' : 'rejected' } : i)),
       };
+    // The settings panel and the mention list keep their own state (settings/, mentions/).
+    case 'settings/show':
+    case 'settings/snapshot':
+    case 'settings/updated':
+    case 'mentions/results':
+      return state;
   }
 }
 

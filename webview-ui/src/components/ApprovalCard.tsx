@@ -2,10 +2,14 @@ import VscodeButton from '@vscode-elements/react-elements/dist/components/Vscode
 import VscodeTextarea from '@vscode-elements/react-elements/dist/components/VscodeTextarea.js';
 import { useState } from 'react';
 import type { ChatItem } from '../chatState';
+import { postToHost } from '../vscodeApi';
 
 type Approval = Extract<ChatItem, { kind: 'approval' }>;
 
-/** A write or a command waiting for the user: Approve, or Reject with optional words for the model. */
+/** Tools whose approval can show VS Code's diff editor (the file now against the proposed text). */
+const DIFFABLE: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
+
+/** A write or a command waiting for the user: Show diff (writes), Approve, or Reject with optional words for the model. */
 export function ApprovalCard(props: { item: Approval; onAnswer(approved: boolean, feedback?: string): void }) {
   const { item } = props;
   const [feedback, setFeedback] = useState('');
@@ -34,6 +38,11 @@ export function ApprovalCard(props: { item: Approval; onAnswer(approved: boolean
             <VscodeButton secondary icon="close" data-testid="reject" onClick={() => props.onAnswer(false, feedback.trim() || undefined)}>
               Reject
             </VscodeButton>
+            {DIFFABLE.has(item.tool) && (
+              <VscodeButton secondary icon="diff" data-testid="show-diff" title="Open the change in VS Code's diff editor" onClick={() => postToHost({ type: 'approval/showDiff', requestId: item.id })}>
+                Show diff
+              </VscodeButton>
+            )}
           </div>
         </>
       ) : (
