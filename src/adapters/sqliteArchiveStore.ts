@@ -5,14 +5,11 @@ import { z } from 'zod';
 import type { Message } from '../shared/messages';
 import type { ArchivedExchangeInfo, ArchivedSessionInfo, ArchiveBrowser, DeletedSession } from '../engine/archiveBrowser';
 import type { ArchivedExchange, ArchiveSearchHit, ArchiveStore } from '../engine/ports';
-import { oneLine, userText } from '../shared/exchangeText';
+import { sessionTitle } from '../shared/sessionTitle';
 import { ArchiveError } from '../engine/ports';
 
 /** Strings longer than this are stored once in `blobs`, by SHA-256, and referenced from the body. */
 const BLOB_FROM_CHARS = 256;
-
-/** A session's title: its first user message cut to this many characters. */
-const TITLE_CHARS = 80;
 
 /** A blob reference as it appears in `body_json` (a string value's own quotes would be escaped). */
 const BLOB_REF = /"\$blob":"([0-9a-f]{64})"/g;
@@ -42,7 +39,18 @@ const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
     version: 2,
     sql: `CREATE TABLE token_calibration (model TEXT PRIMARY KEY, factor REAL NOT NULL, updated_at INTEGER NOT NULL);`,
   },
+  {
+    // What names a session in lists (its first query) and where it came from (an imported transcript).
+    version: 3,
+    sql: `CREATE TABLE session_info (session_id TEXT PRIMARY KEY, title TEXT NOT NULL, source TEXT NOT NULL, updated_at INTEGER NOT NULL);`,
+  },
 ];
+
+/** A session's title (its first query, one line) and source (`claude-code:<file>`, `cline:<file>`...). */
+export interface SessionInfo {
+  title: string;
+  source: string;
+}
 
 const blockSchema = z.union([
   z.object({ type: z.literal('text'), text: z.string() }),
@@ -213,6 +221,20 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
     );
   }
 
+  /** Names a session and records where it came from (the latest call wins). */
+  setSessionInfo(sessionId: string, info: SessionInfo, at: number): void {
+    guard(this.path, () =>
+      this.db
+        .prepare('INSERT INTO session_info (session_id, title, source, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(session_id) DO UPDATE SET title = excluded.title, source = excluded.source, updated_at = excluded.updated_at')
+        .run(sessionId, info.title, info.source, at),
+    );
+  }
+
+  sessionInfo(sessionId: string): SessionInfo | undefined {
+    const row = guard(this.path, () => this.db.prepare('SELECT title, source FROM session_info WHERE session_id = ?').get(sessionId) as SessionInfo | undefined);
+    return row ? { title: row.title, source: row.source } : undefined;
+  }
+
   listSessions(): string[] {
     return guard(this.path, () => (this.db.prepare('SELECT id FROM sessions ORDER BY created_at, id').all() as Array<{ id: string }>).map((r) => r.id));
   }
@@ -247,11 +269,10 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
     return rows.map((r) => ({ sessionId: r.session_id, seq: Number(r.seq), header: r.header, snippet: r.snippet }));
   }
 
-  /** The first user text of the session's first exchange; '' when it has none or cannot be read. */
+  /** The title of the session's first exchange (as an import titles a transcript); '' when it has none or cannot be read. */
   private titleOf(sessionId: string, firstSeq: number): string {
     try {
-      const input = this.get(sessionId, firstSeq)?.full.find((m) => m.role === 'user');
-      return input ? oneLine(userText(input) ?? '', TITLE_CHARS) : '';
+      return sessionTitle(this.get(sessionId, firstSeq)?.full ?? []) ?? '';
     } catch {
       return ''; // a damaged first exchange must not hide the session from the list
     }

@@ -127,7 +127,8 @@ function parseChatArgs(argv: string[]) {
   }
 }
 
-function defaultArchivePath(): string {
+/** The archive `strata chat` and `strata import` use unless --archive names another. */
+export function defaultArchivePath(): string {
   const base = process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
   return join(base, 'strata', 'archive.sqlite');
 }

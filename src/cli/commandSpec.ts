@@ -64,7 +64,25 @@ export const BENCH_SPEC: CommandSpec = {
   exitCodes: ['0  the bench ran (the verdicts are in its output, not its exit code)', '1  a session or output file could not be read or written', '2  usage error (nothing else is printed)'],
 };
 
-export const COMMANDS = [REPLAY_SPEC, BENCH_SPEC];
+export const IMPORT_SPEC: CommandSpec = {
+  name: 'import',
+  positionals: '<file|folder>',
+  summary:
+    "Imports Claude Code transcripts (~/.claude/projects/<project>/<session>.jsonl) or Cline tasks (<task>/api_conversation_history.json) into the archive, each as a new session; a folder imports every session in it.",
+  options: {
+    archive: { type: 'string', value: '<file.sqlite>', default: '$XDG_DATA_HOME/strata/archive.sqlite or ~/.local/share/strata/archive.sqlite', description: 'the SQLite archive to import into (the one strata chat uses)' },
+    from: { type: 'string', value: '<claude-code|cline>', default: 'detected per file', description: 'read the files in this format; a folder imports only its sessions of this format' },
+    help: HELP,
+  },
+  exitCodes: [
+    '0  every session was imported',
+    '1  a session could not be read or archived (the others were imported), nothing to import, or the archive could not be opened',
+    '2  usage error (nothing else is printed)',
+    '130, 143  stopped by SIGINT, SIGTERM (what was archived stays)',
+  ],
+};
+
+export const COMMANDS = [REPLAY_SPEC, BENCH_SPEC, IMPORT_SPEC];
 
 /** `strata <command> --help`: usage line, every option with its default, exit codes. */
 export function commandHelp(spec: CommandSpec): string {
@@ -84,5 +102,5 @@ export function commandHelp(spec: CommandSpec): string {
 
 /** `strata help`: every command's help; `others` are the help texts of commands not described by a spec (chat). */
 export function fullHelp(others: string[] = []): string {
-  return ['strata: the Strata context engine on the command line.', 'commands: help, chat, replay, bench', '', [...others, ...COMMANDS.map(commandHelp)].join('\n\n')].join('\n');
+  return ['strata: the Strata context engine on the command line.', 'commands: help, chat, replay, bench, import', '', [...others, ...COMMANDS.map(commandHelp)].join('\n\n')].join('\n');
 }

@@ -1,11 +1,13 @@
 import { join } from 'node:path';
 import { StrataError } from '../engine/ports';
 import { runBench } from './bench/benchCommand';
-import { CHAT_USAGE, runChat } from './chatCommand';
+import { CHAT_USAGE, defaultArchivePath, runChat } from './chatCommand';
 import { cliSettings, inCliTerms, parseSet } from './cliSettings';
-import { BENCH_SPEC, commandHelp, COMMANDS, DEFAULT_SCALE, DEFAULT_WINDOWS, fullHelp, REPLAY_SPEC } from './commandSpec';
+import { BENCH_SPEC, commandHelp, COMMANDS, DEFAULT_SCALE, DEFAULT_WINDOWS, fullHelp, IMPORT_SPEC, REPLAY_SPEC } from './commandSpec';
+import { runImport } from './importCommand';
 import { parseArgs, positiveInt, positiveIntList, stringValue } from './parseArgs';
 import { runReplay } from './replayCommand';
+import { stderrLogger } from '../adapters/streamLogger';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -23,6 +25,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'chat') return runChat(rest, { stdin: process.stdin, out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) });
   if (command === 'replay') return replay(rest);
   if (command === 'bench') return bench(rest);
+  if (command === 'import') return importCommand(rest);
   throw new StrataError(`Unknown command '${command}'; the commands are help, chat, ${COMMANDS.map((c) => c.name).join(', ')}. Run 'strata help'.`, 'usage');
 }
 
@@ -42,6 +45,17 @@ async function replay(argv: string[]): Promise<number> {
   const resume = stringValue(values.resume);
   const outcome = await runReplay({ session: positionals[0]!, settings, explicit, quiet: values.quiet === true, ...(dump ? { dump } : {}), ...(archive ? { archive } : {}), ...(resume ? { resume } : {}) }, print);
   return outcome.exitCode;
+}
+
+async function importCommand(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs(IMPORT_SPEC, argv);
+  if (values.help) {
+    print(commandHelp(IMPORT_SPEC));
+    return 0;
+  }
+  if (positionals.length !== 1) throw new StrataError(`import takes exactly one file or folder, got ${positionals.length}. Run 'strata import --help'.`, 'usage');
+  const from = stringValue(values.from);
+  return runImport({ path: positionals[0]!, archive: stringValue(values.archive) ?? defaultArchivePath(), ...(from ? { from } : {}) }, print, stderrLogger());
 }
 
 async function bench(argv: string[]): Promise<number> {

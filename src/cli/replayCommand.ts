@@ -8,6 +8,7 @@ import { makeTempDir } from '../adapters/tempFiles';
 import { stderrLogger } from '../adapters/streamLogger';
 import { replaySession } from './replaySession';
 import { chooseReplaySession, replayFileKey } from './replaySessionId';
+import { listenForStop, SIGNAL_EXIT } from './stopSignals';
 import { addToTotals, emptyTotals, tableHeader, tableRow, totalsLine } from './replayTable';
 import type { ReplayTotals } from './replayTable';
 import type { ArchiveStore, Logger } from '../engine/ports';
@@ -38,8 +39,6 @@ export interface ReplayOutcome extends ReplayTotals {
   exitCode: number;
 }
 
-/** 128 + the signal's number, as shells report a process ended by it. */
-const SIGNAL_EXIT: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 130, SIGTERM: 143 };
 
 /**
  * `strata replay`: runs a recorded session through the engine, prints the per-exchange table
@@ -55,14 +54,7 @@ export async function runReplay(args: ReplayArgs, out: (line: string) => void): 
   const archive = openArchiveOrTemp(args.archive, `${temp.dir}/archive.sqlite`, logger);
   const dump = args.dump ? new JsonlWriter(args.dump) : undefined;
   const totals = emptyTotals();
-  let interrupted: NodeJS.Signals | undefined;
-  const stop = new AbortController();
-  const onSignal = (signal: NodeJS.Signals) => {
-    interrupted = signal;
-    stop.abort();
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const stop = listenForStop();
   try {
     const target = chooseReplaySession(archive.listSessions(), replayFileKey(args.session, session), args.resume);
     const from = target.resume ? archive.lastSeq(target.sessionId) : 0;
@@ -98,13 +90,12 @@ export async function runReplay(args: ReplayArgs, out: (line: string) => void): 
     for (const problem of result.problems) if (!logger.warnings.includes(problem)) logger.warn(problem);
     out(totalsLine(totals));
     // A signal after the last turn stopped nothing: the replay is complete.
-    const stoppedBy = result.interrupted ? interrupted : undefined;
+    const stoppedBy = result.interrupted ? stop.stoppedBy() : undefined;
     if (stoppedBy) logger.warn(`Stopped by ${stoppedBy} after e${result.skipped + result.turns}; every exchange up to it is archived.${named ? ` Continue with --resume ${target.sessionId}.` : ''}`);
     const exitCode = stoppedBy ? (SIGNAL_EXIT[stoppedBy] ?? 1) : totals.overBudget > 0 || result.unarchived > 0 ? 1 : 0;
     return { ...totals, sessionId: target.sessionId, unarchived: result.unarchived, ...(stoppedBy ? { interrupted: stoppedBy } : {}), exitCode };
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stop.release();
     dump?.close();
     archive.close();
     temp.remove();

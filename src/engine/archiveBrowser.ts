@@ -9,7 +9,7 @@ import type { ArchivedExchange, ArchiveSearchHit } from './ports';
 /** One archived session as a list shows it. Times are ms since epoch. */
 export interface ArchivedSessionInfo {
   id: string;
-  /** The first user message of the session, on one line and cut short; '' when it has none. */
+  /** The first user message of the session, on one line and cut short (`sessionTitle`); '' when it has none. */
   title: string;
   firstAt: number;
   lastAt: number;

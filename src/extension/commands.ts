@@ -6,14 +6,17 @@ import { COMMAND_IDS, type CommandId } from './commandIds';
 import type { DisposableStore } from './disposableStore';
 import type { LastRequestDocument } from './lastRequestDocument';
 
-/** Says plainly that a command's backing work is not in this build, instead of pretending. */
-function notYet(what: string): () => void {
-  return () => void vscode.window.showInformationMessage(`Strata: ${what} is not available yet in this build.`);
-}
-
 export function registerCommands(
   store: DisposableStore,
-  deps: { chat: ChatController; apiKeys: ApiKeyStore; lastRequest: LastRequestDocument; extensionId: string; showSettingsPanel(): Promise<void>; archive: ArchiveCommandDeps },
+  deps: {
+    chat: ChatController;
+    apiKeys: ApiKeyStore;
+    lastRequest: LastRequestDocument;
+    extensionId: string;
+    showSettingsPanel(): Promise<void>;
+    importSession: () => Promise<void>;
+    archive: ArchiveCommandDeps;
+  },
 ): void {
   const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
     ...archiveCommandHandlers(deps.archive),
@@ -31,7 +34,7 @@ export function registerCommands(
     // The view's gear opens the panel in the webview; the Settings editor stays one click away.
     'strata.openSettings': () => deps.showSettingsPanel(),
     'strata.openSettingsEditor': () => vscode.commands.executeCommand('workbench.action.openSettings', `@ext:${deps.extensionId}`),
-    'strata.importSession': notYet('Import Session (Claude Code and Cline transcripts)'),
+    'strata.importSession': deps.importSession,
   };
   for (const id of COMMAND_IDS) store.add(vscode.commands.registerCommand(id, handlers[id]));
 }

@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { newSessionId } from '../host/newSessionId';
 import { ApiKeyStore } from './apiKeyStore';
 import { type ArchiveOpenResult, openArchive } from './archiveStatus';
 import { ARCHIVE_VIEW_ID, ArchiveTreeProvider } from './archiveTreeProvider';
@@ -11,6 +11,7 @@ import { DisposableStore } from './disposableStore';
 import { ExchangeDocument } from './exchangeDocument';
 import { LastRequestDocument } from './lastRequestDocument';
 import { searchMentions } from './mentionSearch';
+import { importSessionCommand } from './importSessionCommand';
 import { createOutputLogger } from './outputLogger';
 import { ProposedDiff } from './proposedDiff';
 import { sessionOpener } from './sessionOpener';
@@ -45,7 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     send: (message) => view?.send(message),
     apiKeySource: () => apiKeys.source(),
     runCommand: (command) => void vscode.commands.executeCommand(command),
-    newSessionId,
+    newSessionId: () => newSessionId(Date.now()),
     openSession: sessionOpener({ config, apiKeys, storageDir, logger }),
     autoApprove: () => ({ writes: config.settings.model.autoApproveWrites, commands: config.settings.model.autoApproveCommands }),
     showUsage: (usage) => statusBar.showUsage(usage),
@@ -95,7 +96,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
     view?.send({ type: 'settings/show' });
   };
-  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id, showSettingsPanel, archive: { browser: archiveState, chat: c, tree: t, documents } });
+  const importSession = importSessionCommand({
+    storageDir,
+    settings: () => config.explicitEngineSettings(),
+    logger,
+    onImported: () => t.refresh(),
+  });
+  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id, showSettingsPanel, importSession, archive: { browser: archiveState, chat: c, tree: t, documents } });
 
   // Opened here, inside a try, to say at once whether SQLite loads in this editor; kept open for
   // the archive view. Each chat session opens the same file for itself (openTaskSession).
@@ -119,9 +126,4 @@ export async function deactivate(): Promise<void> {
   chat = undefined;
   store?.dispose();
   store = undefined;
-}
-
-/** Session ids in the form openTaskSession gives: `s-<date>-<8 hex>`. */
-function newSessionId(): string {
-  return `s-${new Date().toISOString().slice(0, 10)}-${randomUUID().slice(0, 8)}`;
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { platform, release } from 'node:os';
 import { AnthropicModelClient } from '../adapters/anthropicModelClient';
 import { GitignoreMatcher } from '../adapters/gitignoreMatcher';
@@ -31,6 +30,7 @@ import { Task } from '../task/task';
 import type { ApprovalDecision, ApprovalRequest, ToolContext } from '../task/tools/tool';
 import { toolDefinitionsForApi, workspaceTools } from '../task/tools/toolRegistry';
 import { workspaceMentionSources } from '../task/workspaceMentionSources';
+import { newSessionId } from './newSessionId';
 
 /** What a front end (the terminal chat, the extension) decides; everything else is wired here. */
 export interface TaskSessionOptions {
@@ -118,7 +118,7 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
     approve: o.approve,
     signal,
   });
-  const sessionId = o.sessionId ?? `s-${new Date(clock.now()).toISOString().slice(0, 10)}-${randomUUID().slice(0, 8)}`;
+  const sessionId = o.sessionId ?? newSessionId(clock.now());
   const stable = { os: `${platform()} ${release()}`, shell: commands.shell, workspaceRoot: workspace.root, frontEnd: o.frontEnd };
   const systemText = systemPrompt(stable, o.userInstructions);
   let engine: ContextEngine;

@@ -54,7 +54,8 @@ const toolResultBlockSchema = z.object({
   type: z.literal('tool_result'),
   tool_use_id: z.string(),
   content: z.union([z.string(), z.array(resultPartSchema)]).optional(),
-  is_error: z.boolean().optional(),
+  // Claude Code writes `"is_error": null` for a result that is not an error.
+  is_error: z.boolean().nullish(),
 });
 
 /** Reasoning blocks, as a recorded live chat holds them (replay sends them back as the chat did). */
@@ -86,7 +87,7 @@ export const contentBlockSchema = z.looseObject({ type: z.string() }).transform(
   const block = parsed.data;
   if (block.type !== 'tool_result') return block;
   const result: ToolResultBlock = { type: 'tool_result', tool_use_id: block.tool_use_id, content: block.content ?? '' };
-  if (block.is_error !== undefined) result.is_error = block.is_error;
+  if (typeof block.is_error === 'boolean') result.is_error = block.is_error;
   return result;
 });
 
@@ -183,9 +184,9 @@ export function decodeSessionBytes(bytes: Uint8Array, sourceName: string): { tex
 
 /**
  * The message with binary-looking tool outputs replaced by a placeholder and empty text blocks
- * dropped; undefined (with a problem) when nothing is left.
+ * dropped; undefined (with a problem) when nothing is left. Shared by every session reader.
  */
-function cleanMessage(message: Message, where: string, problems: string[]): Message | undefined {
+export function cleanMessage(message: Message, where: string, problems: string[]): Message | undefined {
   const content: ContentBlock[] = [];
   for (const block of message.content) {
     if (block.type === 'text' && block.text === '') continue;

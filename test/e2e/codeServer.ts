@@ -34,9 +34,9 @@ export async function freePort(): Promise<number> {
  * The XDG variables keep code-server and Chromium out of the user's ~/.config, ~/.local and
  * ~/.cache (see ../shared/notes/real-vscode-here.md).
  */
-export async function startCodeServer(options: { vsix: string; settings: Record<string, unknown>; files: Record<string, string>; scratch?: string }): Promise<CodeServer> {
+export async function startCodeServer(options: { vsix: string; settings: Record<string, unknown>; files: Record<string, string>; scratch?: string; env?: Record<string, string> }): Promise<CodeServer> {
   const scratch = options.scratch ?? mkdtempSync(join(tmpdir(), 'strata-e2e-'));
-  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: join(scratch, 'config'), XDG_DATA_HOME: join(scratch, 'data'), XDG_CACHE_HOME: join(scratch, 'cache') };
+  const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: join(scratch, 'config'), XDG_DATA_HOME: join(scratch, 'data'), XDG_CACHE_HOME: join(scratch, 'cache'), ...options.env };
   delete env.ANTHROPIC_API_KEY; // the suite checks the no-key call to action
   const userData = join(scratch, 'user-data');
   const extensions = join(scratch, 'extensions');

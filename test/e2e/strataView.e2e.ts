@@ -1,4 +1,5 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Frame, type Page } from 'playwright-core';
 import { parseSessionText } from '../../src/shared/sessionSchema';
@@ -25,6 +26,8 @@ const FIRST_ANSWER = 'hello.ts exports one constant, hello, whose value is "worl
  * else the engine discards the summary and Condense shows an error row, not the event.
  */
 const FIRST_ANSWER_MORE = ` ${'It is a string constant, exported by name. '.repeat(150)}`;
+/** A Claude Code transcript the Import Session step finds under $CLAUDE_CONFIG_DIR/projects. */
+const CLAUDE_FIXTURE = join(ROOT, 'test', 'fixtures', 'import', 'claude-code');
 
 interface RecordedBody {
   model: string;
@@ -38,7 +41,9 @@ const baseSettings = { 'security.workspace.trust.enabled': false, 'workbench.sta
 async function main(): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   const api = await MessagesApiServer.start({ models: [{ id: 'claude-sonnet-4-5', max_input_tokens: 200_000, max_tokens: 64_000 }] });
-  const server = await startCodeServer({ vsix: VSIX, settings: baseSettings, files: { 'hello.ts': HELLO } });
+  const claudeConfig = mkdtempSync(join(tmpdir(), 'strata-e2e-claude-'));
+  cpSync(CLAUDE_FIXTURE, join(claudeConfig, 'projects'), { recursive: true });
+  const server = await startCodeServer({ vsix: VSIX, settings: baseSettings, files: { 'hello.ts': HELLO }, env: { CLAUDE_CONFIG_DIR: claudeConfig } });
   const browser = await chromium.launch({
     executablePath: process.env.STRATA_CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -78,6 +83,18 @@ async function main(): Promise<void> {
       await page!.getByText('No archived session yet. Chat in the Strata view').first().waitFor({ timeout: STEP_TIMEOUT_MS });
     });
     await shot('no-api-key');
+
+    await check('Import Session lists the Claude Code session and imports it, saying how many exchanges', async () => {
+      await runCommand(page!, 'Strata: Import Session');
+      await page!.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Claude Code sessions' }).first().click({ timeout: STEP_TIMEOUT_MS });
+      const row = page!.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Fix the failing test in src/math.test.ts' }).first();
+      await row.waitFor({ timeout: STEP_TIMEOUT_MS });
+      await expectText(row, /\/home\/dev\/calc/);
+      await shot('import-picker');
+      await row.click();
+      await page!.locator('.notifications-toasts').getByText(/imported 3 exchanges from "Fix the failing test in src\/math\.test\.ts" as session s-/).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    });
+    await shot('imported');
 
     await check('sending without a key answers with the no-key error, not a made-up answer', async () => {
       await webview.locator('[data-testid="chat-input"] textarea').fill('What does hello.ts export?');
@@ -217,6 +234,7 @@ async function main(): Promise<void> {
     await browser.close();
     await server.stop();
     await api.close();
+    rmSync(claudeConfig, { recursive: true, force: true });
   }
 }
 
@@ -234,6 +252,8 @@ async function archiveTreeSteps(page: Page, shot: (name: string) => Promise<void
     if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
     await session.waitFor({ timeout: STEP_TIMEOUT_MS });
     await expectText(session, /3 exchanges/);
+    // The session imported before the chat is listed too (the tree refreshed after the import).
+    await pane.locator('.monaco-list-row').filter({ hasText: 'Fix the failing test in src/math.test.ts' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
   });
   await shot('archive-session');
 
@@ -343,7 +363,7 @@ async function exportAndDeleteSteps(page: Page, webview: Frame, server: CodeServ
   });
   await shot('delete-refused');
 
-  await check('after New session, Delete asks first, then the session and its exchanges leave the tree', async () => {
+  await check('after New session, Delete asks first, then the session and its exchanges leave the tree (the imported one stays)', async () => {
     await webview.locator('[data-testid="new-session"]').click();
     await webview.locator('.messages.empty').waitFor({ timeout: STEP_TIMEOUT_MS });
     await menu('Delete Archived Session');
@@ -353,7 +373,8 @@ async function exportAndDeleteSteps(page: Page, webview: Frame, server: CodeServ
     await shot('delete-confirm');
     await dialog.locator('.monaco-button').filter({ hasText: /^Delete$/ }).first().click();
     await session.waitFor({ state: 'detached', timeout: STEP_TIMEOUT_MS });
-    await page.getByText('No archived session yet. Chat in the Strata view').first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    // The imported session is still listed.
+    await pane.locator('.monaco-list-row').filter({ hasText: 'Fix the failing test in src/math.test.ts' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
   });
   await shot('deleted');
 }

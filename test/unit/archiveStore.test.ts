@@ -205,13 +205,28 @@ describe('SQLite archive: thinking blocks and tokenizer calibration', () => {
     a.put(exchange(1));
     a.close();
     const db = new Database(path);
-    db.exec('DROP TABLE token_calibration');
+    db.exec('DROP TABLE token_calibration; DROP TABLE session_info');
     db.pragma('user_version = 1');
     db.close();
     const b = openSqliteArchive(path);
     expect(b.get('s', 1)?.full).toEqual(exchange(1).full);
     b.saveTokenFactor('m', 1.2, 1);
     expect(b.tokenFactor('m')).toBe(1.2);
+    b.setSessionInfo('s', { title: 'Fix it', source: 'cline:/t/api.json' }, 2);
+    expect(b.sessionInfo('s')).toEqual({ title: 'Fix it', source: 'cline:/t/api.json' });
+    b.close();
+  });
+
+  it("keeps a session's title and source across a reopen; the latest call wins; an unnamed session has none", () => {
+    const path = tempPath();
+    const a = openSqliteArchive(path);
+    a.put(exchange(1));
+    a.setSessionInfo('s', { title: 'First', source: 'claude-code:/a.jsonl' }, 1);
+    a.setSessionInfo('s', { title: 'Second', source: 'claude-code:/b.jsonl' }, 2);
+    a.close();
+    const b = openSqliteArchive(path);
+    expect(b.sessionInfo('s')).toEqual({ title: 'Second', source: 'claude-code:/b.jsonl' });
+    expect(b.sessionInfo('other')).toBeUndefined();
     b.close();
   });
 });

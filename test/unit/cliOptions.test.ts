@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../src/adapters/tempFiles';
 import type { CommandSpec } from '../../src/cli/commandSpec';
-import { BENCH_SPEC, REPLAY_SPEC } from '../../src/cli/commandSpec';
+import { BENCH_SPEC, IMPORT_SPEC, REPLAY_SPEC } from '../../src/cli/commandSpec';
 import { inCliTerms } from '../../src/cli/cliSettings';
 import { sharedSessionFiles } from '../support/sharedSessions';
 
@@ -22,7 +22,8 @@ const largest = bySize[bySize.length - 1]!;
 
 describe('help', () => {
   const cases: Array<{ args: string; specs: CommandSpec[] }> = [
-    { args: 'help', specs: [REPLAY_SPEC, BENCH_SPEC] },
+    { args: 'help', specs: [REPLAY_SPEC, BENCH_SPEC, IMPORT_SPEC] },
+    { args: 'import --help', specs: [IMPORT_SPEC] },
     { args: 'replay --help', specs: [REPLAY_SPEC] },
     { args: 'bench --help', specs: [BENCH_SPEC] },
   ];
@@ -44,7 +45,7 @@ describe('help', () => {
 
   it('includes chat, which reads its own options', () => {
     const all = strata('help');
-    expect(all.stdout).toContain('commands: help, chat, replay, bench');
+    expect(all.stdout).toContain('commands: help, chat, replay, bench, import');
     expect(all.stdout).toContain('usage: strata chat');
     const chat = strata('help', 'chat');
     expect(chat.status).toBe(0);

@@ -3,24 +3,14 @@ import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSessionFile } from '../../src/adapters/sessionFileReader';
 import { makeTempDir } from '../../src/adapters/tempFiles';
-import { StrataError } from '../../src/engine/ports';
 import { decodeSessionBytes, parseSessionText } from '../../src/shared/sessionSchema';
 import { sharedSessionFiles } from '../support/sharedSessions';
+import { thrown } from '../support/thrown';
 
 const META = '{"meta": {"agent": "test", "system": null}}';
 const USER = '{"role": "user", "content": [{"type": "text", "text": "Fix the parser."}]}';
 const ASSISTANT = '{"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "pytest"}}]}';
 const RESULT = '{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "1 passed"}]}';
-
-function thrown(run: () => unknown): StrataError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof StrataError) return error;
-    throw error;
-  }
-  throw new Error('expected a StrataError');
-}
 
 function withResult(content: string): string {
   return [META, USER, ASSISTANT, JSON.stringify({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content }] })].join('\n');
