@@ -12,6 +12,10 @@ export interface RecordedExchange {
   /** The engine's prompt estimate and the API's reported prompt size (0 when no call was made). */
   estimatedTokens: number;
   reportedTokens: number;
+  /** How the exchange began (see the Task's `exchange` event); absent when plain. */
+  userMessage?: boolean;
+  changedFiles?: string[];
+  resendFrom?: number;
 }
 
 export interface RecordingMeta {
@@ -43,7 +47,8 @@ export class SessionRecorder {
   }
 
   add(exchange: RecordedExchange): void {
-    const input = { ...exchange.input, strata: { at: exchange.at } };
+    const begun = { ...(exchange.userMessage ? { userMessage: true } : {}), ...(exchange.changedFiles?.length ? { changedFiles: exchange.changedFiles } : {}), ...(exchange.resendFrom !== undefined ? { resendFrom: exchange.resendFrom } : {}) };
+    const input = { ...exchange.input, strata: { at: exchange.at, ...begun } };
     const output = { ...exchange.output, strata: { estimatedTokens: exchange.estimatedTokens, reportedTokens: exchange.reportedTokens } };
     appendFileSync(this.path, `${JSON.stringify(input)}\n${JSON.stringify(output)}\n`);
   }

@@ -44,6 +44,11 @@ const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
     version: 3,
     sql: `CREATE TABLE session_info (session_id TEXT PRIMARY KEY, title TEXT NOT NULL, source TEXT NOT NULL, updated_at INTEGER NOT NULL);`,
   },
+  {
+    // An edited, resent message supersedes the exchanges after it: they stay, marked with its seq.
+    version: 4,
+    sql: `ALTER TABLE exchanges ADD COLUMN superseded_by INTEGER;`,
+  },
 ];
 
 /** A session's title (its first query, one line) and source (`claude-code:<file>`, `cline:<file>`...). */
@@ -77,7 +82,7 @@ export interface ArchiveOptions {
   synchronous?: 'FULL' | 'NORMAL';
 }
 
-type Row = { session_id: string; seq: number; created_at: number; header: string; summary: string; body_json: string; tokens: number };
+type Row = { session_id: string; seq: number; created_at: number; header: string; summary: string; body_json: string; tokens: number; superseded_by: number | null };
 
 /**
  * L5: every exchange as a trio in one SQLite file (WAL). Long strings are content-addressed,
@@ -101,14 +106,20 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
    * One transaction per exchange: its blobs, its session row, its row and its FTS row commit
    * together or not at all. A seq already stored with the same content is a no-op; with other
    * content it is refused. A missing seq below the last one may be filled (a retried write).
+   * `supersedes` marks those rows superseded by this exchange in the same transaction.
    */
   put(exchange: ArchivedExchange): void {
     guard(this.path, () =>
       this.db.transaction(() => {
         const body = JSON.stringify(exchange.full, (_key, value: unknown) => (typeof value === 'string' && value.length > BLOB_FROM_CHARS ? { $blob: this.storeBlob(value) } : value));
         const existing = this.db.prepare('SELECT body_json FROM exchanges WHERE session_id = ? AND seq = ?').get(exchange.sessionId, exchange.seq) as Pick<Row, 'body_json'> | undefined;
+        const mark = this.db.prepare('UPDATE exchanges SET superseded_by = ? WHERE session_id = ? AND seq = ?');
+        for (const old of exchange.supersedes ?? []) mark.run(exchange.seq, exchange.sessionId, old);
         if (existing) {
-          if (existing.body_json === body) return;
+          if (existing.body_json === body) {
+            if (exchange.supersededBy !== undefined) mark.run(exchange.supersededBy, exchange.sessionId, exchange.seq);
+            return;
+          }
           throw new ArchiveError(
             `Exchange e${exchange.seq} of session ${exchange.sessionId} is already archived with other content (in ${this.path}); ids are never reused. Two Strata windows may be writing the same session: close one.`,
             'archive_conflict',
@@ -116,8 +127,8 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
         }
         this.db.prepare('INSERT OR IGNORE INTO sessions (id, created_at) VALUES (?, ?)').run(exchange.sessionId, exchange.createdAt);
         this.db
-          .prepare('INSERT INTO exchanges (session_id, seq, created_at, header, summary, body_json, tokens) VALUES (?, ?, ?, ?, ?, ?, ?)')
-          .run(exchange.sessionId, exchange.seq, exchange.createdAt, exchange.header, exchange.summary, body, exchange.tokens);
+          .prepare('INSERT INTO exchanges (session_id, seq, created_at, header, summary, body_json, tokens, superseded_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+          .run(exchange.sessionId, exchange.seq, exchange.createdAt, exchange.header, exchange.summary, body, exchange.tokens, exchange.supersededBy ?? null);
         this.db
           .prepare('INSERT INTO exchanges_fts (session_id, seq, header, summary, body) VALUES (?, ?, ?, ?, ?)')
           .run(exchange.sessionId, exchange.seq, exchange.header, exchange.summary, plainText(exchange.full));
@@ -136,7 +147,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
       if (error instanceof ArchiveError) throw error;
       throw new ArchiveError(`Exchange e${seq} of session ${sessionId} in ${this.path} is damaged and cannot be read; the other exchanges are unaffected.`, 'archive_corrupt');
     }
-    return { sessionId, seq, createdAt: row.created_at, header: row.header, summary: row.summary, full, tokens: row.tokens };
+    return { sessionId, seq, createdAt: row.created_at, header: row.header, summary: row.summary, full, tokens: row.tokens, ...(row.superseded_by !== null ? { supersededBy: row.superseded_by } : {}) };
   }
 
   lastSeq(sessionId: string): number {
@@ -184,6 +195,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
         const exchanges = this.db.prepare('DELETE FROM exchanges WHERE session_id = ?').run(sessionId).changes;
         this.db.prepare('DELETE FROM exchanges_fts WHERE session_id = ?').run(sessionId);
         this.db.prepare('DELETE FROM sessions WHERE id = ?').run(sessionId);
+        this.db.prepare('DELETE FROM session_info WHERE session_id = ?').run(sessionId);
         if (candidates.size > 0) {
           // One pass over what remains: a blob another exchange still points to stays.
           for (const row of this.db.prepare('SELECT body_json FROM exchanges').iterate() as IterableIterator<Pick<Row, 'body_json'>>) {
@@ -256,23 +268,25 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
   private searchIn(sessionId: string | undefined, query: string, limit: number): ArchiveSearchHit[] {
     const terms = query.split(/\s+/).filter((t) => t.length > 0).map((t) => `"${t.replace(/"/g, '""')}"`);
     if (terms.length === 0) return [];
-    const where = sessionId === undefined ? '' : 'AND session_id = ?';
+    const where = sessionId === undefined ? '' : 'AND f.session_id = ?';
     const params = [terms.join(' '), ...(sessionId === undefined ? [] : [sessionId]), Math.max(1, Math.floor(limit))];
     const rows = guard(this.path, () =>
       this.db
         .prepare(
-          `SELECT session_id, seq, header, snippet(exchanges_fts, -1, '[', ']', '…', 12) AS snippet
-           FROM exchanges_fts WHERE exchanges_fts MATCH ? ${where} ORDER BY rank LIMIT ?`,
+          `SELECT f.session_id, f.seq, f.header, snippet(exchanges_fts, -1, '[', ']', '…', 12) AS snippet, e.superseded_by
+           FROM exchanges_fts f LEFT JOIN exchanges e ON e.session_id = f.session_id AND e.seq = f.seq
+           WHERE exchanges_fts MATCH ? ${where} ORDER BY rank LIMIT ?`,
         )
-        .all(...params) as Array<{ session_id: string; seq: number; header: string; snippet: string }>,
+        .all(...params) as Array<{ session_id: string; seq: number; header: string; snippet: string; superseded_by: number | null }>,
     );
-    return rows.map((r) => ({ sessionId: r.session_id, seq: Number(r.seq), header: r.header, snippet: r.snippet }));
+    return rows.map((r) => ({ sessionId: r.session_id, seq: Number(r.seq), header: r.header, snippet: r.snippet, ...(r.superseded_by !== null ? { supersededBy: r.superseded_by } : {}) }));
   }
 
-  /** The title of the session's first exchange (as an import titles a transcript); '' when it has none or cannot be read. */
+  /** The title an import recorded, else that of the session's first exchange (`sessionTitle`); '' when none or unreadable. */
   private titleOf(sessionId: string, firstSeq: number): string {
     try {
-      return sessionTitle(this.get(sessionId, firstSeq)?.full ?? []) ?? '';
+      const recorded = this.sessionInfo(sessionId)?.title;
+      return recorded || (sessionTitle(this.get(sessionId, firstSeq)?.full ?? []) ?? '');
     } catch {
       return ''; // a damaged first exchange must not hide the session from the list
     }

@@ -6,10 +6,11 @@ import { parseArgs } from 'node:util';
 import { SessionRecorder } from '../adapters/sessionRecorder';
 import { stderrLogger } from '../adapters/streamLogger';
 import { openTaskSession } from '../host/openTaskSession';
+import type { TaskSession } from '../host/openTaskSession';
 import { StrataError } from '../shared/strataError';
 import { DEFAULT_MODEL } from '../task/pricing';
 import type { ApprovalDecision, ApprovalRequest } from '../task/tools/tool';
-import { renderChatEvent } from './chatOutput';
+import { parseEditCommand, renderChatEvent } from './chatOutput';
 
 export const CHAT_USAGE = `usage: strata chat [options]
   --workspace <dir>     folder the agent works in (default: the current folder)
@@ -23,6 +24,7 @@ export const CHAT_USAGE = `usage: strata chat [options]
   --no-lsp              no LSP tools (definition, references, symbols, hover, diagnostics from typescript-language-server)
   --verbose             per turn, the engine's time against the model's
 The API key comes from ANTHROPIC_API_KEY. Without a terminal, stdin gives one message per line.
+/edit <n> <text> resends your message e<n> edited: what followed it is superseded (kept in the archive).
 Exit codes: 0 done, 1 a turn failed, 2 usage error.`;
 
 /** `strata chat`: the Task loop in a terminal, or scripted through stdin. Returns the exit code. */
@@ -90,7 +92,10 @@ export async function runChat(argv: string[], io: { stdin: NodeJS.ReadableStream
       if (text === undefined) break;
       if (text.trim() === '') continue;
       stop = new AbortController();
-      await session.task.send(text, stop.signal);
+      const edit = parseEditCommand(text);
+      if (edit) await resendOrSay(session.task, edit, stop.signal, io.err);
+      else if (text.trim().startsWith('/edit')) io.err('usage: /edit <n> <text>  (n: the id of one of your messages, shown as e<n> after it)\n');
+      else await session.task.send(text, stop.signal);
       stop = undefined;
       io.out('\n');
     }
@@ -102,6 +107,16 @@ export async function runChat(argv: string[], io: { stdin: NodeJS.ReadableStream
   const total = session.task.sessionCost.totals;
   io.err(`session ${session.sessionId}: ${total.turns} calls, $${total.totalUsd.toFixed(4)}\n`);
   return failed && !interactive ? 1 : 0;
+}
+
+/** A resend the Task refuses (an unknown or superseded id) is said, and the chat goes on. */
+async function resendOrSay(task: TaskSession['task'], edit: { seq: number; text: string }, signal: AbortSignal, err: (s: string) => void): Promise<void> {
+  try {
+    await task.resend(edit.seq, edit.text, signal);
+  } catch (error) {
+    if (!(error instanceof StrataError)) throw error;
+    err(`${error.message}\n`);
+  }
 }
 
 const CHAT_OPTIONS = {

@@ -43,9 +43,24 @@ export function renderChatEvent(event: TaskEvent, io: { out: (s: string) => void
       if (event.reason === 'stopped') io.err('\n  [stopped; the partial answer is kept]\n');
       if (event.reason === 'step_limit') io.err('\n  [the task took many steps; send a message to let it continue]\n');
       return;
+    case 'user_message':
+      io.err(`  [your message is e${event.turn}; /edit ${event.turn} <text> resends it edited]\n`);
+      return;
+    case 'resent': {
+      const ids = event.superseded.map((seq) => `e${seq}`);
+      const span = ids.length > 1 ? `${ids[0]}-${ids[ids.length - 1]}` : (ids[0] ?? '');
+      io.err(`  [edited e${event.from}: ${span} superseded (kept in the archive), the new message is e${event.by}]\n`);
+      return;
+    }
     case 'exchange':
       return;
   }
+}
+
+/** `/edit <n> <text>` (n as 12 or e12): the user edits and resends their message e<n>; undefined for any other line. */
+export function parseEditCommand(line: string): { seq: number; text: string } | undefined {
+  const match = /^\/edit\s+e?(\d{1,9})\s+([\s\S]*\S)\s*$/.exec(line.trim());
+  return match ? { seq: Number(match[1]), text: match[2]! } : undefined;
 }
 
 function oneLine(text: string): string {

@@ -104,7 +104,8 @@ export async function replaySession(
       if (message.role === 'user') {
         if (open) throw new Error('replay: two inputs in a row; the session parser should have merged them');
         recordedAt = note?.at;
-        engine.beginExchange(message);
+        if (note?.resendFrom !== undefined) engine.supersedeFrom(note.resendFrom);
+        engine.beginExchange(message, { ...(note?.userMessage ? { userMessage: true } : {}), ...(note?.changedFiles ? { changedFiles: note.changedFiles } : {}) });
         open = true;
         continue;
       }

@@ -21,6 +21,13 @@ const RANGE_SIZES = [25, 100, 400, 1_600, 6_400, 25_600, 102_400];
 export class HeaderLines {
   private readonly rangeCache = new Map<string, string>();
 
+  /** An independent copy with the same range lines written so far (a resend checkpoint). */
+  clone(): HeaderLines {
+    const copy = new HeaderLines();
+    for (const [key, line] of this.rangeCache) copy.rangeCache.set(key, line);
+    return copy;
+  }
+
   render(records: readonly HeaderRecord[], maxHeaders: number, maxTokens = Infinity, count: (s: string) => number = () => 0): string[] {
     const n = records.length;
     const fits = (lines: string[]) => lines.length <= maxHeaders && (maxTokens === Infinity || count(lines.join('\n')) <= maxTokens);

@@ -78,6 +78,17 @@ export class ArchiveWriteQueue {
     this.insert({ kind: 'trio', sessionId, seq, attempts: 0, permanent: false, trio: { header, summary } });
   }
 
+  /**
+   * Marks queued exchanges superseded by `by` (their rows get the mark when written). Rows
+   * already stored are marked by the put of `by` itself (its `supersedes`).
+   */
+  markSuperseded(sessionId: string, seqs: readonly number[], by: number): void {
+    for (const seq of seqs) {
+      const waiting = this.find(sessionId, seq);
+      if (waiting?.exchange) waiting.exchange = { ...waiting.exchange, supersededBy: by };
+    }
+  }
+
   /** The queued exchange (with its latest header and summary), if its put has not succeeded yet. */
   pendingExchange(sessionId: string, seq: number): ArchivedExchange | undefined {
     return this.find(sessionId, seq)?.exchange;

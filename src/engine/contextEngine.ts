@@ -7,7 +7,7 @@ import type { CondenseCall } from './condenser';
 import { condense, slideWindow } from './condenser';
 import { callCost } from './engineEvents';
 import type { EngineEvent } from './engineEvents';
-import { effectiveBudget, layerBudgets, lowWatermark, newEngineState } from './engineState';
+import { activeHeaders, effectiveBudget, layerBudgets, lowWatermark, newEngineState, resetEngineState } from './engineState';
 import type { EngineState, Pressure } from './engineState';
 import type { Exchange } from './exchange';
 import type { FlushReport } from './archiveWriteQueue';
@@ -22,7 +22,6 @@ import { maskableOutputTokens, maskCommandOutputs } from './outputMasking';
 import { morePressure, relayer } from './relayer';
 import { layerUsage, layoutRequest } from './requestLayout';
 import type { TurnNotes } from './requestLayout';
-import { resumeFromArchive } from './resume';
 import { retrieveExchanges } from './retrieval';
 import { trimToTokens } from './text/trimToBudget';
 import type { ToolCall } from './toolOutput';
@@ -30,6 +29,10 @@ import { toolCallsOf } from './toolOutput';
 import type { Usage } from './usage';
 import { computeUsage } from './usage';
 import { assertValidRequest } from './requestValidity';
+import { Supersessions } from './supersessions';
+import type { Checkpoint } from './checkpoints';
+import { MAX_CHECKPOINTS, restoreCheckpoint, takeCheckpoint } from './checkpoints';
+import { foldFromArchive, resumeFromArchive } from './resume';
 
 export interface ContextEngineOptions {
   sessionId: string;
@@ -44,6 +47,20 @@ export interface ContextEngineOptions {
   tools?: ToolDefinition[];
   /** Check every assembled request against the Messages API's rules and throw on a violation (tests, debug builds). */
   validateRequests?: boolean;
+}
+
+/** What the front end knows about an input beyond its content. */
+export interface BeginOptions {
+  /** The input is the user's own message (not tool results): an edited resend may restart from it. */
+  userMessage?: boolean;
+  /** Files read earlier that the front end saw change on disk since: their old reads are stale. */
+  changedFiles?: readonly string[];
+}
+
+/** What `supersedeFrom` did: the exchanges that left the conversation and the seq that replaces them. */
+export interface Supersession {
+  superseded: number[];
+  by: number;
 }
 
 /** One assembled turn: the request body and what it took to make it. */
@@ -74,12 +91,15 @@ export class ContextEngine {
   private pendingRetrieval?: string;
   private nextSeq: number;
   private closed = false;
+  private readonly supersessions = new Supersessions();
+  /** The state as each recent user message began, by seq: where an edited resend restarts. */
+  private readonly checkpoints = new Map<number, Checkpoint>();
 
   constructor(private readonly options: ContextEngineOptions) {
     const system: TextBlock[] = [{ type: 'text', text: `${options.systemPrompt}\n\n${PROTOCOL_INSTRUCTIONS}` }];
     this.state = newEngineState(options.settings, options.tokenizer, system, options.tools ?? [], emptyNarrative(''));
     this.recorder = new ExchangeRecorder(options, this.state);
-    this.nextSeq = resumeFromArchive(this.state, this.recorder.reader, options.sessionId);
+    this.nextSeq = resumeFromArchive(this.state, this.recorder.reader, options.sessionId, this.supersessions);
     if (effectiveBudget(options.settings) < 2_000) {
       throw new StrataError(
         `The prompt budget (${effectiveBudget(options.settings)} tokens) is too small: the window minus the output reserve must leave at least 2000 tokens. Raise strata.contextWindow or lower strata.reservedOutputTokens.`,
@@ -92,11 +112,12 @@ export class ContextEngine {
     return this.state.settings;
   }
 
-  /** Starts the next exchange with its input: the user's message or the previous answer's tool results. */
-  beginExchange(input: Message): void {
+  /** Starts the next exchange with its input: the user's message or the previous answer's tool results. Returns its seq. */
+  beginExchange(input: Message, options: BeginOptions = {}): number {
     if (this.closed) throw new StrataError('This session is closed; open a new ContextEngine to go on.', 'closed');
     if (this.state.pending) throw new StrataError('An exchange is already waiting for its answer; complete it before starting another.', 'exchange_open');
     if (input.role !== 'user') throw new StrataError(`An exchange starts with a user message, got '${input.role}'.`, 'bad_input');
+    if (options.userMessage) this.checkpoint();
     const content: ContentBlock[] = this.pendingRetrieval ? [...input.content, { type: 'text', text: this.pendingRetrieval }] : input.content;
     this.pendingRetrieval = undefined;
     const message: Message = { role: 'user', content };
@@ -117,8 +138,54 @@ export class ContextEngine {
       originals: rendered.originals,
       inputTokens: sumTokens(blocks, count),
       outputTokens: 0,
+      ...(options.changedFiles && options.changedFiles.length > 0 ? { changedFiles: [...options.changedFiles] } : {}),
     };
     this.pendingOriginal = message;
+    return this.state.pending.seq;
+  }
+
+  /**
+   * The user edited exchange `seq` (one of their messages) and resends it: `seq` and every later
+   * exchange leave every layer (working memory, L0-L4, file views) as if they never happened, and
+   * the next exchange (begin it with the new text) replaces them. They stay in the archive, marked
+   * superseded by it, and remain retrievable by id with a note. Call between exchanges.
+   */
+  supersedeFrom(seq: number): Supersession {
+    if (this.closed) throw new StrataError('This session is closed; open a new ContextEngine to go on.', 'closed');
+    if (this.state.pending) throw new StrataError('An exchange is waiting for its answer; stop or complete it before resending an earlier message.', 'exchange_open');
+    const later = activeHeaders(this.state).filter((h) => h.seq >= seq).map((h) => h.seq);
+    if (!Number.isInteger(seq) || later[0] !== seq) {
+      const by = this.supersessions.supersededBy(seq);
+      const why = by !== undefined ? `it was already superseded by e${by}` : `it is not an exchange of this session`;
+      throw new StrataError(`Cannot resend from e${seq}: ${why}. Pick one of your messages still in the conversation.`, 'bad_resend');
+    }
+    const by = this.nextSeq;
+    const checkpoint = this.checkpoints.get(seq);
+    if (checkpoint) {
+      restoreCheckpoint(this.state, checkpoint);
+      this.lastCalls = new Map(checkpoint.lastCalls);
+      this.pendingRetrieval = checkpoint.pendingRetrieval;
+    } else {
+      // No checkpoint (an older message, or one from before a resume): rebuilt as a resume would.
+      resetEngineState(this.state, emptyNarrative(''));
+      this.lastCalls = new Map();
+      this.pendingRetrieval = undefined;
+    }
+    this.supersessions.add(later, by);
+    if (!checkpoint) foldFromArchive(this.state, this.recorder.reader, this.options.sessionId, this.supersessions, seq);
+    for (const key of this.checkpoints.keys()) if (key >= seq) this.checkpoints.delete(key);
+    this.recorder.supersede(later, by);
+    return { superseded: later, by };
+  }
+
+  /** Old id -> the exchange that replaced it, for every exchange an edited resend superseded. */
+  aliases(): Record<string, string> {
+    return this.supersessions.aliases();
+  }
+
+  private checkpoint(): void {
+    this.checkpoints.set(this.nextSeq, takeCheckpoint(this.nextSeq, this.state, this.lastCalls, this.pendingRetrieval));
+    for (const key of [...this.checkpoints.keys()].sort((a, b) => a - b).slice(0, Math.max(0, this.checkpoints.size - MAX_CHECKPOINTS))) this.checkpoints.delete(key);
   }
 
   /** The request for the pending exchange: within budget, deterministic for the same history. */
@@ -231,7 +298,7 @@ export class ContextEngine {
   /** Archived exchanges by id, in the asked format, within the per-turn retrieval quota. */
   retrieve(ids: readonly string[], format: RetrievalFormat): string {
     const count = (t: string) => this.state.tokenizer.count(t);
-    return retrieveExchanges(this.recorder.reader, this.options.sessionId, ids, format, this.state.settings.retrievalQuotaTokens, count).text;
+    return retrieveExchanges(this.recorder.reader, this.options.sessionId, ids, format, this.state.settings.retrievalQuotaTokens, count, (seq) => this.supersessions.note(seq)).text;
   }
 
   /** Archive writes not done yet (a locked, full or damaged archive); 0 when everything is stored. */
@@ -265,10 +332,15 @@ export class ContextEngine {
     try {
       const hits = this.options.archive.search(this.options.sessionId, query, limit);
       if (hits.length === 0) return `No archived exchange matches "${query}".`;
-      return hits.map((h) => `e${h.seq} ${h.header} — ${h.snippet}`).join('\n');
+      return hits.map((h) => `e${h.seq}${this.supersessionMark(h.seq, h.supersededBy)} ${h.header} — ${h.snippet}`).join('\n');
     } catch (error) {
       return `The archive could not be searched: ${error instanceof Error ? error.message : String(error)}`;
     }
+  }
+
+  private supersessionMark(seq: number, stored: number | undefined): string {
+    const by = this.supersessions.supersededBy(seq) ?? stored;
+    return by !== undefined ? ` (superseded by e${by})` : '';
   }
 
   /** The user pressed Condense: condense now, whatever the usage. */

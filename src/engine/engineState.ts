@@ -29,7 +29,10 @@ export interface EngineState {
   foldedThrough: number;
   mode: 'full' | 'layered';
   pressure: Pressure;
-  /** Header of every completed exchange; index = seq - 1. */
+  /**
+   * Header of every completed exchange still in the conversation; index = seq - 1. Superseded
+   * exchanges (an edited and resent message) leave holes: read it through `activeHeaders`.
+   */
   headers: HeaderRecord[];
   headerLines: HeaderLines;
   /** Summaries of recent exchanges, by seq; older ones are dropped here (kept in the archive). */
@@ -64,6 +67,22 @@ export function newEngineState(settings: EngineSettings, tokenizer: Tokenizer, s
     maskedOutputs: new Set(),
     narrative,
   };
+}
+
+/** Headers of the exchanges 1..throughSeq still in the conversation, oldest first (holes skipped). */
+export function activeHeaders(state: EngineState, throughSeq = state.headers.length): HeaderRecord[] {
+  return state.headers.slice(0, throughSeq).filter((h) => h !== undefined);
+}
+
+/** Back to a session with no exchanges (settings, tokenizer, system and tools kept). */
+export function resetEngineState(state: EngineState, narrative: Narrative): void {
+  const fresh = newEngineState(state.settings, state.tokenizer, state.system, state.tools, narrative);
+  delete state.task;
+  delete state.pending;
+  delete state.condensed;
+  delete state.archiveParts;
+  delete state.archiveText;
+  Object.assign(state, fresh);
 }
 
 /** The prompt budget in force (the high watermark), tokens: a share of (window - reserve), capped by the absolute setting. */

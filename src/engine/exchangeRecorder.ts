@@ -20,6 +20,8 @@ import { trimToTokens } from './text/trimToBudget';
  */
 export class ExchangeRecorder {
   private readonly writes: ArchiveWriteQueue;
+  /** A resend waiting for its exchange: `by`'s row will mark `seqs` superseded. */
+  private resend?: { by: number; seqs: number[] };
 
   constructor(
     private readonly options: { sessionId: string; archive: ArchiveStore; logger: Logger },
@@ -44,6 +46,12 @@ export class ExchangeRecorder {
     return this.writes.flush();
   }
 
+  /** Exchanges `seqs` are superseded by `by` (a resent message, not recorded yet); archived with `by`. */
+  supersede(seqs: readonly number[], by: number): void {
+    this.writes.markSuperseded(this.options.sessionId, seqs, by);
+    this.resend = { by, seqs: [...(this.resend?.by === by ? this.resend.seqs : []), ...seqs] };
+  }
+
   /** Records the exchange; returns problems worth telling the user (never throws on archive trouble). */
   record(exchange: Exchange, housekeeping: Housekeeping | undefined): string[] {
     const s = this.state.settings;
@@ -60,7 +68,9 @@ export class ExchangeRecorder {
     this.state.narrative = applyHousekeeping(advanceNarrative(this.state.narrative, facts), housekeeping);
     const tokens = messageTokens(exchange.input, count) + messageTokens(exchange.output, count);
     // Queued before the model's summaries are applied, so one naming this very exchange lands in its row.
-    this.writes.put({ sessionId: this.options.sessionId, seq: exchange.seq, createdAt: exchange.createdAt, header, summary, full: [exchange.input, exchange.output], tokens });
+    const supersedes = this.resend?.by === exchange.seq ? { supersedes: this.resend.seqs } : {};
+    if (this.resend?.by === exchange.seq) this.resend = undefined;
+    this.writes.put({ sessionId: this.options.sessionId, seq: exchange.seq, createdAt: exchange.createdAt, header, summary, full: [exchange.input, exchange.output], tokens, ...supersedes });
     const problems = this.applyModelSummaries(housekeeping, count);
     problems.push(...this.writes.drain());
     return problems;
@@ -86,7 +96,8 @@ export class ExchangeRecorder {
       this.state.summaries.set(seq, summary);
       const header = housekeeping?.headers?.[id];
       const line = header ? trimToTokens(header, this.state.settings.headerMaxTokens, count) : this.state.headers[seq - 1]!.line;
-      this.state.headers[seq - 1]!.line = line;
+      // replaced, not edited in place: a checkpoint (resend) may share the old record
+      this.state.headers[seq - 1] = { ...this.state.headers[seq - 1]!, line };
       this.writes.updateTrio(this.options.sessionId, seq, line, summary);
     }
     return problems;

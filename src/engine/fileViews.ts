@@ -30,6 +30,22 @@ export interface FileView {
   fragments: FileFragment[];
   /** Last exchange that read or changed the file. */
   lastTouch: number;
+  /** The file changed after views it had: the newest view dropped as stale, and where the change was seen. */
+  changed?: FileChange;
+}
+
+/** A change that made earlier views of a file stale. */
+export interface FileChange {
+  /** Newest exchange whose view of the file the change superseded. */
+  shownIn: number;
+  /** Exchange whose input carried the change (an edit's result, or a change seen on disk). */
+  changedIn: number;
+  how: 'edited' | 'changed on disk';
+}
+
+/** A path as tools and the file tracker name it, for comparing: `./src/a.ts` is `src/a.ts`. */
+export function samePath(path: string): string {
+  return path.replace(/^(\.\/)+/, '');
 }
 
 /** The file a call shows, for read tools, shell commands that print a file, and edits (their result is a snippet). */
@@ -82,21 +98,38 @@ function shellView(command: string): ShownFile | undefined {
 export class FileViews {
   private readonly views = new Map<string, FileView>();
 
-  /** Takes the views an exchange's input shows; an edit's result shows the changed lines. */
+  /** An independent copy (a resend checkpoint): observing in one never changes the other. */
+  clone(): FileViews {
+    const copy = new FileViews();
+    for (const [path, view] of this.views) copy.views.set(path, { ...view, fragments: [...view.fragments] });
+    return copy;
+  }
+
+  /**
+   * Takes the views an exchange's input shows; an edit's result shows the changed lines. A file
+   * edited here, or named in `live.changedFiles` (changed on disk), loses its older views: they
+   * no longer show the file as it is, and a later read is never merged with them.
+   */
   observe(live: LiveExchange): void {
+    for (const path of live.changedFiles ?? []) this.supersede(samePath(path), live.seq, 'changed on disk');
     for (const block of live.input) {
       if (block.type !== 'tool_result' || block.is_error) continue;
       const call = live.calls.get(block.tool_use_id);
       const shown = fileShownPart(call);
       if (!shown) continue;
+      const path = samePath(shown.path);
       const text = typeof block.content === 'string' ? block.content : block.content.map((b) => b.text).join('\n');
-      const view = this.views.get(shown.path) ?? { path: shown.path, fragments: [], lastTouch: live.seq };
+      const edit = call !== undefined && isEditTool(call.name);
+      if (edit) this.supersede(path, live.seq, 'edited');
+      const view = this.views.get(path) ?? { path, fragments: [], lastTouch: live.seq };
       view.lastTouch = live.seq;
-      this.views.set(shown.path, view);
+      this.views.set(path, view);
       // an edit that says only "done" shows nothing of the file
-      if (call && isEditTool(call.name) && !text.includes('\n')) continue;
-      if (shown.whole) view.fragments = [{ seq: live.seq, text }];
-      else view.fragments = [...view.fragments.filter((f) => !text.includes(f.text)), { seq: live.seq, text }].slice(-MAX_FRAGMENTS);
+      if (edit && !text.includes('\n')) continue;
+      if (shown.whole) {
+        view.fragments = [{ seq: live.seq, text }];
+        delete view.changed;
+      } else view.fragments = [...view.fragments.filter((f) => !text.includes(f.text)), { seq: live.seq, text }].slice(-MAX_FRAGMENTS);
     }
   }
 
@@ -113,9 +146,9 @@ export class FileViews {
       .filter((v) => foldedThrough - v.lastTouch < horizon)
       .sort((a, b) => b.lastTouch - a.lastTouch || (a.path < b.path ? -1 : 1));
     for (const view of files) {
-      for (const fragment of [...view.fragments].reverse()) {
-        if (fragment.seq > foldedThrough) continue;
-        const piece = `### ${view.path} (as shown in e${fragment.seq})\n${fragment.text}`;
+      const pieces = [...view.fragments].reverse().filter((f) => f.seq <= foldedThrough).map((f) => `### ${view.path} (as shown in e${f.seq})\n${f.text}`);
+      if (pieces.length === 0 && view.changed && view.changed.shownIn <= foldedThrough) pieces.push(stalePointer(view));
+      for (const piece of pieces) {
         const cost = count(piece);
         if (used + cost > maxTokens) continue;
         chosen.push(piece);
@@ -124,4 +157,20 @@ export class FileViews {
     }
     return trimToTokens(chosen.join('\n'), maxTokens, count);
   }
+
+  /** Views of `path` shown before exchange `seq` are stale: dropped, and the change remembered for a pointer. */
+  private supersede(path: string, seq: number, how: FileChange['how']): void {
+    const view = this.views.get(path);
+    if (!view) return;
+    const stale = view.fragments.filter((f) => f.seq < seq);
+    if (stale.length === 0) return;
+    view.changed = { shownIn: stale[stale.length - 1]!.seq, changedIn: seq, how };
+    view.fragments = view.fragments.filter((f) => f.seq >= seq);
+  }
+}
+
+/** The pointer left for a file whose folded views went stale and that shows nothing newer. */
+function stalePointer(view: FileView): string {
+  const c = view.changed!;
+  return `### ${view.path}: ${c.how} in e${c.changedIn}, after the view in e${c.shownIn} (that old text: request e${c.shownIn} full; read the file again for its current text)`;
 }

@@ -2,7 +2,7 @@ import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } 
 import { toolResultText } from '../shared/messages';
 import { messageTokens } from './blockTokens';
 import type { ToolCall } from './toolOutput';
-import { compactToolOutput, describeCall, fileReadBy, maskedPointer, withResultText } from './toolOutput';
+import { compactToolOutput, describeCall, fileReadBy, isEditTool, maskedPointer, withResultText } from './toolOutput';
 
 /**
  * An exchange as working memory sends it. `input` and `output` are rendered once, when the
@@ -20,6 +20,8 @@ export interface LiveExchange {
   originals: Map<string, string>;
   inputTokens: number;
   outputTokens: number;
+  /** Files the front end saw change on disk before this input (read earlier, changed behind the model's back). */
+  changedFiles?: readonly string[];
 }
 
 const HOUSEKEEPING_BLOCKS = /<(housekeeping|context_request)>[\s\S]*?<\/\1>/g;
@@ -119,6 +121,20 @@ export function maskOutputs(live: LiveExchange, reason: (id: string) => string |
   });
   live.inputTokens = sumTokens(live.input, count);
   return masked;
+}
+
+/** Files this exchange's tool results show were edited or written (successful edit tools only). */
+export function fileChangesOf(live: LiveExchange): string[] {
+  const paths: string[] = [];
+  for (const block of live.input) {
+    if (block.type !== 'tool_result' || block.is_error) continue;
+    const call = live.calls.get(block.tool_use_id);
+    if (!call || !isEditTool(call.name)) continue;
+    const input = (call.input ?? {}) as Record<string, unknown>;
+    const path = input.file_path ?? input.path ?? input.notebook_path;
+    if (typeof path === 'string') paths.push(path);
+  }
+  return paths;
 }
 
 /** Files read by this exchange's tool results, by tool_use_id. */

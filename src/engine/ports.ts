@@ -32,6 +32,13 @@ export interface ArchivedExchange {
   full: import('../shared/messages').Message[];
   /** Model tokens of `full` as sent uncompressed. */
   tokens: number;
+  /** Set when an edited, resent message replaced this exchange: the seq of that new exchange. */
+  supersededBy?: number;
+  /**
+   * On the exchange of a resent message: the seqs it superseded. `put` marks their rows in the
+   * same transaction, so the archive never shows a resend half done.
+   */
+  supersedes?: number[];
 }
 
 export interface ArchiveSearchHit {
@@ -40,6 +47,8 @@ export interface ArchiveSearchHit {
   header: string;
   /** FTS5 snippet around the match. */
   snippet: string;
+  /** Set when the hit is a superseded exchange (see ArchivedExchange). */
+  supersededBy?: number;
 }
 
 /**

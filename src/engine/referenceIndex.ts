@@ -35,6 +35,13 @@ export class ReferenceIndex {
     }
   }
 
+  /** An independent copy (a resend checkpoint): adding to one never changes the other. */
+  clone(): ReferenceIndex {
+    const copy = new ReferenceIndex();
+    for (const [id, e] of this.entries) copy.entries.set(id, { ...e, seqs: [...e.seqs] });
+    return copy;
+  }
+
   /** Exchange seqs recorded for a key (the latest few). */
   lookup(kind: ReferenceKind, key: string): readonly number[] {
     return this.entries.get(`${kind}\u0000${key}`)?.seqs ?? [];

@@ -1,7 +1,8 @@
 import { renderArchiveBlock } from './archiveBlock';
 import type { EngineState, Pressure } from './engineState';
-import { layerBudgets } from './engineState';
-import { fileReadsOf, maskOutputs } from './liveExchange';
+import { activeHeaders, layerBudgets } from './engineState';
+import { fileChangesOf, fileReadsOf, maskOutputs } from './liveExchange';
+import { samePath } from './fileViews';
 import { trimToTokens } from './text/trimToBudget';
 import { renderNarrative } from './narrative';
 
@@ -22,11 +23,20 @@ export function relayer(state: EngineState, keep: number): number {
   return masked;
 }
 
-/** Older reads of a file read again later in working memory (or in this input) are superseded. */
+/**
+ * Reads in working memory that no longer show the file as it is become pointers: the file was
+ * read again later (or in this input), or it changed after the read (an edit by a tool, or a
+ * change seen on disk). Only at a step, so the cached prefix is rewritten once, not every turn.
+ */
 function supersedeRereads(state: EngineState): number {
   const exchanges = state.pending ? [...state.tail, state.pending] : [...state.tail];
   const lastReadAt = new Map<string, number>();
-  for (const ex of exchanges) for (const path of fileReadsOf(ex).values()) lastReadAt.set(path, ex.seq);
+  const lastChange = new Map<string, { seq: number; how: string }>();
+  for (const ex of exchanges) {
+    for (const path of fileReadsOf(ex).values()) lastReadAt.set(samePath(path), ex.seq);
+    for (const path of fileChangesOf(ex)) lastChange.set(samePath(path), { seq: ex.seq, how: 'edited' });
+    for (const path of ex.changedFiles ?? []) lastChange.set(samePath(path), { seq: ex.seq, how: 'changed on disk' });
+  }
   let masked = 0;
   for (const ex of state.tail) {
     const reads = fileReadsOf(ex);
@@ -35,8 +45,13 @@ function supersedeRereads(state: EngineState): number {
       ex,
       (id) => {
         const path = reads.get(id);
-        const latest = path ? lastReadAt.get(path) : undefined;
-        return latest !== undefined && latest > ex.seq ? `superseded, ${path} was read again in e${latest}` : undefined;
+        if (!path) return undefined;
+        const key = samePath(path);
+        const reread = lastReadAt.get(key);
+        const change = lastChange.get(key);
+        const readAgain = reread !== undefined && reread > ex.seq ? reread : undefined;
+        if (change && change.seq > ex.seq && (readAgain === undefined || change.seq > readAgain)) return `superseded, ${path} ${change.how} in e${change.seq} (this read shows it before that)`;
+        return readAgain !== undefined ? `superseded, ${path} was read again in e${readAgain}` : undefined;
       },
       (s) => state.tokenizer.count(s),
     );
@@ -57,13 +72,16 @@ export function rebuildArchive(state: EngineState): void {
   const s = state.settings;
   const count = (t: string) => state.tokenizer.count(t);
   const budgets = layerBudgets(s);
-  const folded = state.headers.slice(0, state.foldedThrough);
+  const folded = activeHeaders(state, state.foldedThrough);
   const maxHeaders = state.pressure >= 4 ? Math.max(10, Math.floor(budgets.maxHeaders / 4)) : budgets.maxHeaders;
   const headers = state.headerLines.render(folded, maxHeaders, Math.min(budgets.headerTokens, maxHeaders * s.headerMaxTokens), count);
   const summaries: string[] = [];
   const summaryCount = state.pressure >= 3 ? 0 : budgets.summaryCount;
   const firstSummarised = state.condensed ? state.condensed.throughSeq + 1 : 1;
-  for (let seq = Math.max(firstSummarised, state.foldedThrough - summaryCount + 1); seq <= state.foldedThrough; seq++) {
+  // the newest `summaryCount` folded exchanges still in the conversation (seqs may have holes after a resend)
+  const recent = summaryCount > 0 ? folded.slice(-summaryCount) : [];
+  for (const { seq } of recent) {
+    if (seq < firstSummarised) continue;
     const summary = state.summaries.get(seq);
     if (summary) summaries.push(trimToTokens(summary.startsWith(`e${seq}`) ? summary : `e${seq}: ${summary}`, s.summaryMaxTokens, count));
   }
@@ -73,13 +91,14 @@ export function rebuildArchive(state: EngineState): void {
   const narrative = trimToTokens(renderNarrative(state.narrative), budgets.narrativeTokens, count);
   state.archiveParts = { narrative, headers, summaries, index, ...(files ? { files } : {}), ...(state.condensed ? { condensed: state.condensed } : {}) };
   state.archiveText = renderArchiveBlock(state.archiveParts);
-  dropOldSummaries(state, summaryCount);
+  dropOldSummaries(state, folded.map((h) => h.seq), summaryCount);
 }
 
 /** Summaries below the L3 band are never sent again; the archive keeps them. */
-function dropOldSummaries(state: EngineState, summaryCount: number): void {
-  const oldest = state.foldedThrough - Math.max(summaryCount, state.settings.summaryCount);
-  for (const seq of state.summaries.keys()) if (seq <= oldest) state.summaries.delete(seq);
+function dropOldSummaries(state: EngineState, foldedSeqs: number[], summaryCount: number): void {
+  const band = Math.max(summaryCount, state.settings.summaryCount);
+  const oldestKept = band === 0 ? state.foldedThrough + 1 : foldedSeqs.length > band ? foldedSeqs[foldedSeqs.length - band]! : 0;
+  for (const seq of state.summaries.keys()) if (seq < oldestKept) state.summaries.delete(seq);
 }
 
 /** Next pressure level, or undefined when there is nowhere left to squeeze. */

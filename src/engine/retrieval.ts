@@ -21,6 +21,8 @@ export function retrieveExchanges(
   format: RetrievalFormat,
   quotaTokens: number,
   count: (s: string) => number,
+  /** What to say first about an exchange an edited resend superseded (undefined for the others). */
+  supersededNote: (seq: number) => string | undefined = () => undefined,
 ): { text: string; tokens: number } {
   const lastSeq = archive.lastSeq(sessionId);
   const parts: string[] = [];
@@ -37,7 +39,9 @@ export function retrieveExchanges(
       parts.push(`e${exchange.seq}: not retrieved, this turn's retrieval quota (${quotaTokens} tokens) is used up; ask again next turn.`);
       continue;
     }
-    const text = formatOne(exchange, format, left, count);
+    const stored = exchange.supersededBy !== undefined ? `[e${exchange.seq} is superseded by e${exchange.supersededBy} (an edited, resent message); shown for reference only]` : undefined;
+    const note = supersededNote(exchange.seq) ?? stored;
+    const text = note ? trimToTokens(`${note}\n${formatOne(exchange, format, left - count(note), count)}`, left, count) : formatOne(exchange, format, left, count);
     used += count(text);
     parts.push(text);
   }

@@ -94,6 +94,9 @@ export class ChatController {
       case 'chat/send':
         void this.startTurn(message.requestId, message.text);
         return;
+      case 'chat/resend':
+        void this.resendTurn(message.requestId, message.seq, message.text);
+        return;
       case 'chat/stop':
         if (this.running?.requestId === message.requestId) this.stopRunning('The user stopped the task.');
         return;
@@ -188,14 +191,22 @@ export class ChatController {
     await this.closeSession();
   }
 
-  private async startTurn(requestId: string, text: string): Promise<void> {
+  /** Edit and resend: a running turn is stopped (and awaited) first, then the Task resends from `e${seq}`. */
+  private async resendTurn(requestId: string, seq: number, text: string): Promise<void> {
+    const running = this.running;
+    this.stopRunning('The user edited an earlier message and resent it.');
+    await running?.done;
+    await this.startTurn(requestId, text, seq);
+  }
+
+  private async startTurn(requestId: string, text: string, resendFrom?: number): Promise<void> {
     if (this.running) {
       this.host.send({ type: 'chat/error', requestId, code: 'task_busy', message: 'Strata is still busy with the previous message or a condense; stop it or wait, then send again.' });
       this.host.send({ type: 'chat/idle', requestId, reason: 'failed' });
       return;
     }
     const abort = new AbortController();
-    const done = this.runTurn(requestId, text, abort.signal);
+    const done = this.runTurn(requestId, text, abort.signal, resendFrom);
     this.running = { requestId, abort, done };
     try {
       await done;
@@ -204,7 +215,7 @@ export class ChatController {
     }
   }
 
-  private async runTurn(requestId: string, text: string, signal: AbortSignal): Promise<void> {
+  private async runTurn(requestId: string, text: string, signal: AbortSignal, resendFrom?: number): Promise<void> {
     let idle = false;
     const emit = (message: HostToWebview) => {
       if (message.type === 'chat/idle') idle = true;
@@ -223,7 +234,7 @@ export class ChatController {
         for (const message of taskEventMessages(event, requestId)) emit(message);
       });
       try {
-        await session.task.send(text, signal);
+        await (resendFrom === undefined ? session.task.send(text, signal) : session.task.resend(resendFrom, text, signal));
       } finally {
         off();
       }

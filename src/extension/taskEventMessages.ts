@@ -22,6 +22,10 @@ export function taskEventMessages(event: TaskEvent, requestId: string): HostToWe
       return [{ type: 'chat/error', requestId, code: event.code, message: event.message }];
     case 'idle':
       return [{ type: 'chat/idle', requestId, reason: event.reason }];
+    case 'user_message':
+      return [{ type: 'chat/userMessage', requestId, seq: event.turn }];
+    case 'resent':
+      return [{ type: 'chat/resent', requestId, from: event.from, by: event.by, superseded: event.superseded }];
     case 'exchange':
       return [];
   }

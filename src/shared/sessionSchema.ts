@@ -93,11 +93,18 @@ export const contentBlockSchema = z.looseObject({ type: z.string() }).transform(
 
 /**
  * What `strata chat --record` writes beside a message so a replay sends the same requests: on an
- * input, the time the engine gave the exchange; on an answer, the prompt size the engine estimated
+ * input, the time the engine gave the exchange and how it began (a user message, files changed on
+ * disk, an edited resend); on an answer, the prompt size the engine estimated
  * and the API reported (the pair that corrected the tokenizer).
  */
 export const recordingNoteSchema = z.object({
   at: z.number().int().nonnegative().optional(),
+  /** The input was the user's own message: a later edited resend may restart from it. */
+  userMessage: z.boolean().optional(),
+  /** Files the chat saw change on disk before this input. */
+  changedFiles: z.array(z.string().max(4_096)).max(10_000).optional(),
+  /** The input is an edited resend of exchange `resendFrom`: the replay supersedes from there first. */
+  resendFrom: z.number().int().positive().optional(),
   estimatedTokens: z.number().int().nonnegative().optional(),
   reportedTokens: z.number().int().nonnegative().optional(),
 });

@@ -84,6 +84,11 @@ export const webviewToHostSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/send'), requestId, text: z.string().min(1).max(200_000) }),
   /** Stops the running turn of the request it names. */
   z.object({ type: z.literal('chat/stop'), requestId }),
+  /**
+   * The user edited their message `e${seq}` and sends `text` instead (a new turn, `requestId`):
+   * a running turn stops first; `seq` and what followed are superseded, kept in the archive.
+   */
+  z.object({ type: z.literal('chat/resend'), requestId, seq: z.number().int().positive(), text: z.string().min(1).max(200_000) }),
   z.object({ type: z.literal('session/new'), requestId }),
   z.object({ type: z.literal('command/run'), command: hostCommandSchema }),
   /** The user's answer to `approval/request` (same `requestId`); `feedback` goes to the model when refusing. */
@@ -116,6 +121,10 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
     omitted: z.number().int().nonnegative().optional(),
   }),
   z.object({ type: z.literal('usage/updated'), usage: usageSchema }),
+  /** The user's message of turn `requestId` is exchange `e${seq}`: the id an edit and resend names. */
+  z.object({ type: z.literal('chat/userMessage'), requestId, seq: z.number().int().positive() }),
+  /** An edited message was resent as `e${by}`: exchanges `superseded` (from `from` on) left the conversation. */
+  z.object({ type: z.literal('chat/resent'), requestId, from: z.number().int().positive(), by: z.number().int().positive(), superseded: z.array(z.number().int().positive()) }),
   /** Streamed answer text for the turn `requestId` started. */
   z.object({ type: z.literal('chat/textDelta'), requestId, text: z.string() }),
   z.object({ type: z.literal('chat/toolCall'), requestId, toolUseId: z.string(), name: z.string(), input: z.unknown() }),

@@ -1,4 +1,4 @@
-import type { AssembledTurn, ContextEngine } from '../engine/contextEngine';
+import type { AssembledTurn, BeginOptions, ContextEngine } from '../engine/contextEngine';
 import type { Clock, Tokenizer } from '../engine/ports';
 import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../shared/messages';
 import { parseProtocolBlocks } from '../shared/protocolSchema';
@@ -54,6 +54,12 @@ export class Task {
   /** Tool results owed to the model because the user stopped before they were sent. */
   private owedResults: ToolResultBlock[] = [];
   private running = false;
+  /** What the exchange in flight began with, for its `exchange` event (a recording replays it). */
+  private begun: ExchangeBegin = {};
+  /** Set by a resend until its first exchange begins. */
+  private resentFrom?: number;
+  /** The turn in flight: its own controller (a resend stops it) and its end. */
+  private current?: { controller: AbortController; done: Promise<void> };
   /** Turns whose answer lacked the housekeeping the engine asked for. */
   housekeepingMisses = 0;
 
@@ -80,20 +86,55 @@ export class Task {
    */
   async send(text: string, signal: AbortSignal = new AbortController().signal): Promise<void> {
     if (this.running) throw new StrataError('The task is already running; stop it or wait for its answer before sending another message.', 'task_busy');
+    await this.run(text, signal);
+  }
+
+  /**
+   * The user edited their message `e${seq}` and sends `text` instead: a running turn is stopped
+   * first (its partial answer archived), then `seq` and every later exchange are superseded (the
+   * engine drops them from every layer; the archive keeps them, marked) and the loop runs the new
+   * text as if they had never happened. Emits `resent`, then the new turn's events.
+   */
+  async resend(seq: number, text: string, signal: AbortSignal = new AbortController().signal): Promise<void> {
+    if (this.current) {
+      this.current.controller.abort();
+      await this.current.done;
+    }
+    if (this.running) throw new StrataError('The task is still finishing the stopped turn; try the resend again in a moment.', 'task_busy');
+    const { superseded, by } = this.options.engine.supersedeFrom(seq);
+    // Results owed to a superseded answer are owed no more; the engine answers any call left open.
+    this.owedResults = [];
+    this.emit({ type: 'resent', from: seq, by, superseded });
+    this.resentFrom = seq;
+    await this.run(text, signal);
+  }
+
+  private async run(text: string, signal: AbortSignal): Promise<void> {
     this.running = true;
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    signal.addEventListener('abort', stop, { once: true });
+    if (signal.aborted) controller.abort();
+    let finished = () => {};
+    this.current = { controller, done: new Promise<void>((resolve) => (finished = resolve)) };
     try {
+      const inner = controller.signal;
       const mentioned = new Set(findMentions(text).flatMap((m) => ('path' in m ? [mentionedPath(m.path)] : [])));
-      const mentionBlocks = await resolveMentions(text, this.options.mentions, signal);
-      const content: ContentBlock[] = [...this.owedResults, { type: 'text', text }, ...mentionBlocks, ...(await this.environmentBlocks())];
+      const mentionBlocks = await resolveMentions(text, this.options.mentions, inner);
+      const env = await this.environmentBlocks();
+      const content: ContentBlock[] = [...this.owedResults, { type: 'text', text }, ...mentionBlocks, ...env.blocks];
       this.owedResults = [];
-      await this.loop({ role: 'user', content }, signal, mentioned);
+      await this.loop({ message: { role: 'user', content }, begin: { userMessage: true, changedFiles: env.changed } }, inner, mentioned);
     } finally {
+      signal.removeEventListener('abort', stop);
       this.running = false;
+      this.current = undefined;
+      finished();
     }
   }
 
-  private async loop(first: Message, signal: AbortSignal, mentioned: ReadonlySet<string>): Promise<void> {
-    let input: Message | undefined = first;
+  private async loop(first: NextInput, signal: AbortSignal, mentioned: ReadonlySet<string>): Promise<void> {
+    let input: NextInput | undefined = first;
     const maxSteps = this.options.maxSteps ?? DEFAULT_MAX_STEPS;
     for (let step = 0; input; step++) {
       if (step >= maxSteps) {
@@ -105,9 +146,13 @@ export class Task {
   }
 
   /** One exchange: assemble, stream, archive, run tools. Returns the next input, or none to stop. */
-  private async step(input: Message, signal: AbortSignal, mentioned: ReadonlySet<string>): Promise<Message | undefined> {
+  private async step(next: NextInput, signal: AbortSignal, mentioned: ReadonlySet<string>): Promise<NextInput | undefined> {
     const { engine } = this.options;
-    engine.beginExchange(input);
+    const input = next.message;
+    const seq = engine.beginExchange(input, next.begin);
+    this.begun = { ...(next.begin.userMessage ? { userMessage: true } : {}), ...(next.begin.changedFiles?.length ? { changedFiles: [...next.begin.changedFiles] } : {}), ...(this.resentFrom !== undefined ? { resendFrom: this.resentFrom } : {}) };
+    this.resentFrom = undefined;
+    if (next.begin.userMessage) this.emit({ type: 'user_message', turn: seq, text: userText(input) });
     const startedAt = this.options.clock.now();
     let turn: AssembledTurn;
     try {
@@ -136,7 +181,7 @@ export class Task {
     const answer = stopped ? withNote(result.message, STOPPED_NOTE) : result.message;
     // Archiving, headers, summaries and index updates: after the answer has streamed.
     engine.completeExchange(answer);
-    this.emit({ type: 'exchange', turn: turn.turn, input, output: answer, estimatedTokens: turn.tokens, reportedTokens: reported });
+    this.emit({ type: 'exchange', turn: turn.turn, input, output: answer, estimatedTokens: turn.tokens, reportedTokens: reported, ...this.begun });
 
     const calls = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (calls.length > 0) {
@@ -146,7 +191,8 @@ export class Task {
         this.emit({ type: 'idle', reason: 'stopped' });
         return undefined;
       }
-      return { role: 'user', content: [...results, ...(await this.environmentBlocks())] };
+      const env = await this.environmentBlocks();
+      return { message: { role: 'user', content: [...results, ...env.blocks] }, begin: { changedFiles: env.changed } };
     }
     if (stopped) {
       this.emit({ type: 'idle', reason: 'stopped' });
@@ -155,7 +201,7 @@ export class Task {
     // A context request in an answer that called no tool is served at once: the engine adds
     // the retrieved exchanges to this follow-up input.
     if (protocol.contextRequests.length > 0) {
-      return { role: 'user', content: [{ type: 'text', text: CONTEXT_FOLLOW_UP }] };
+      return { message: { role: 'user', content: [{ type: 'text', text: CONTEXT_FOLLOW_UP }] }, begin: {} };
     }
     this.emit({ type: 'idle', reason: 'answered' });
     return undefined;
@@ -211,7 +257,7 @@ export class Task {
     const code = error instanceof StrataError ? error.code : 'task_failed';
     const answer = withNote(partial, `[no complete answer: ${message}]`);
     this.options.engine.completeExchange(answer);
-    this.emit({ type: 'exchange', turn, input, output: answer, estimatedTokens: 0, reportedTokens: 0 });
+    this.emit({ type: 'exchange', turn, input, output: answer, estimatedTokens: 0, reportedTokens: 0, ...this.begun });
     const open = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     this.owedResults = open.map((c) => ({ type: 'tool_result', tool_use_id: c.id, content: `Not run: ${message}`, is_error: true }));
     this.emit({ type: 'error', code, message });
@@ -219,19 +265,38 @@ export class Task {
     return undefined;
   }
 
-  /** The per-turn environment, with files changed on disk since the model read them (each told once). */
-  private async environmentBlocks(): Promise<TextBlock[]> {
+  /**
+   * The per-turn environment, with files changed on disk since the model read them (each told
+   * once); `changed` names them for the engine, which supersedes their old reads.
+   */
+  private async environmentBlocks(): Promise<{ blocks: TextBlock[]; changed: string[] }> {
     const env = this.options.environment();
     const stale = (await this.options.tracker?.staleFiles()) ?? [];
     for (const file of stale) this.options.tracker?.forget(file.path);
     const staleFiles = stale.map((f) => (f.reason === 'deleted' ? `${f.path} (deleted)` : f.path));
     const block = turnEnvironmentBlock(staleFiles.length > 0 ? { ...env, staleFiles } : env);
-    return block ? [block] : [];
+    return { blocks: block ? [block] : [], changed: stale.map((f) => f.path) };
   }
 
   private emit(event: TaskEvent): void {
     for (const listener of this.listeners) listener(event);
   }
+}
+
+/** How an exchange began, as its `exchange` event tells a recorder. */
+type ExchangeBegin = Pick<TaskEventOf<'exchange'>, 'userMessage' | 'changedFiles' | 'resendFrom'>;
+type TaskEventOf<T extends TaskEvent['type']> = Extract<TaskEvent, { type: T }>;
+
+/** The next input of the loop and what the engine should know about it. */
+interface NextInput {
+  message: Message;
+  begin: BeginOptions;
+}
+
+/** The user's own words in a user message (the first text block; mentions and environment follow it). */
+function userText(message: Message): string {
+  for (const b of message.content) if (b.type === 'text') return b.text;
+  return '';
 }
 
 function emptyAnswer(): Message {

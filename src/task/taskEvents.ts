@@ -31,6 +31,10 @@ export interface TurnReport {
  * turn is decided outside the loop.
  */
 export type TaskEvent =
+  /** A user message began as exchange `turn` (the id an edit and resend names). */
+  | { type: 'user_message'; turn: number; text: string }
+  /** An edited message was resent: `superseded` left the conversation (archived, marked), replaced by `by`. */
+  | { type: 'resent'; from: number; by: number; superseded: number[] }
   /** Visible answer text as it streams (protocol blocks already removed). */
   | { type: 'text'; turn: number; text: string }
   | { type: 'tool_call'; turn: number; id: string; name: string; input: unknown }
@@ -41,7 +45,20 @@ export type TaskEvent =
    * the engine estimated against what the API reported (0 when no call was made). A recorder
    * that keeps these can replay the session to the same requests.
    */
-  | { type: 'exchange'; turn: number; input: Message; output: Message; estimatedTokens: number; reportedTokens: number }
+  | {
+      type: 'exchange';
+      turn: number;
+      input: Message;
+      output: Message;
+      estimatedTokens: number;
+      reportedTokens: number;
+      /** The input was the user's own message (where an edited resend may restart). */
+      userMessage?: boolean;
+      /** Files seen changed on disk before this input (the engine superseded their old reads). */
+      changedFiles?: string[];
+      /** This exchange is an edited resend of `e${resendFrom}` (that and what followed were superseded). */
+      resendFrom?: number;
+    }
   /** Re-layering, masking, condensing, sliding-window events from the engine. */
   | { type: 'engine'; event: EngineEvent }
   /** Something went wrong; `message` says what happened and what to do. Nothing was lost. */

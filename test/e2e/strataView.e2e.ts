@@ -212,6 +212,21 @@ async function main(): Promise<void> {
       if ((bodies[3]!.tools ?? []).length !== 0 || !JSON.stringify(bodies[3]!.messages).includes('What does hello.ts export?')) throw new Error('the condensing request is not a summary of the first exchange');
     });
 
+    await check('Edit on a user message resends it edited: a new request without what followed, the old rows greyed out', async () => {
+      api.enqueue(textAnswer('Nothing to change: hello stays.'));
+      const before = api.messageRequests.length;
+      await webview.locator('[data-testid="edit-message"]').nth(1).click();
+      await webview.locator('[data-testid="edit-input"] textarea').fill('Only tell me what hello.ts says');
+      await webview.locator('[data-testid="edit-resend"]').click();
+      await waitForText(webview.locator('.msg.assistant').last(), /Nothing to change: hello stays\./);
+      await webview.locator('[data-testid="send"]').waitFor({ timeout: STEP_TIMEOUT_MS });
+      await expectText(webview.locator('[data-testid="superseded"]').first(), /Make hello\.ts say strata/);
+      const body = JSON.stringify((api.messageRequests[before]!.body as RecordedBody).messages);
+      if (!body.includes('Only tell me what hello.ts says') || !body.includes('What does hello.ts export?')) throw new Error(`the resent request lacks the edited or the first message: ${body.slice(0, 300)}`);
+      if (/Make hello\.ts say strata|Done: hello is now/.test(body)) throw new Error('the resent request still carries the superseded exchanges');
+    });
+    await shot('edited-resent');
+
     await check('Last request opens the request as sent in a read-only JSON editor', async () => {
       await webview.locator('[data-testid="last-request"]').click();
       await page!.locator('.tabs-container .tab').filter({ hasText: 'last-request.json' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });

@@ -8,6 +8,10 @@ export class MemoryArchive implements ArchiveStore {
 
   put(exchange: ArchivedExchange): void {
     if (this.failWrites) throw new ArchiveError('The archive database is locked by another process; close the other Strata window or wait.', 'archive_locked');
+    for (const old of exchange.supersedes ?? []) {
+      const row = this.get(exchange.sessionId, old);
+      if (row) row.supersededBy = exchange.seq;
+    }
     this.rows.set(`${exchange.sessionId}#${exchange.seq}`, structuredClone(exchange));
   }
   get(sessionId: string, seq: number): ArchivedExchange | undefined {

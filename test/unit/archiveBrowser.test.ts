@@ -103,8 +103,11 @@ describe('archive browsing over a real SQLite file', () => {
   it('deletes a session in full: rows, FTS rows, session row and the blobs no other session uses', () => {
     const path = tempPath();
     const { a } = fill(path);
+    a.setSessionInfo('b', { title: 'Imported build fix', source: 'claude-code:x.jsonl' }, T0);
+    expect(a.sessions().find((s) => s.id === 'b')!.title).toBe('Imported build fix'); // an import's title wins
     expect(a.stats().blobs).toBe(3); // long query, shared, onlyB
     expect(a.deleteSession('b')).toEqual({ exchanges: 3, blobs: 1 });
+    expect(a.sessionInfo('b')).toBeUndefined();
     a.close();
     expect(count(path, 'SELECT COUNT(*) AS n FROM exchanges WHERE session_id = ?', 'b')).toBe(0);
     expect(count(path, 'SELECT COUNT(*) AS n FROM exchanges_fts WHERE session_id = ?', 'b')).toBe(0);

@@ -206,6 +206,7 @@ describe('SQLite archive: thinking blocks and tokenizer calibration', () => {
     a.close();
     const db = new Database(path);
     db.exec('DROP TABLE token_calibration; DROP TABLE session_info');
+    db.exec('ALTER TABLE exchanges DROP COLUMN superseded_by');
     db.pragma('user_version = 1');
     db.close();
     const b = openSqliteArchive(path);

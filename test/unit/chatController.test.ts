@@ -10,7 +10,7 @@ import { ChatController, type ChatHost, type OpenedSession } from '../../src/ext
 import { RecordingModelClient } from '../../src/extension/recordingModelClient';
 import { loadSession } from '../../src/extension/sessionExport';
 import { sessionHistory } from '../../src/extension/sessionHistory';
-import { MessagesApiServer } from '../support/messagesApiServer';
+import { faults, MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 
 /**
@@ -290,5 +290,25 @@ describe('ChatController over the Task loop', () => {
     // A new session after it starts with no history.
     await controller.newSession();
     expect(of('session/started').at(-1)).not.toHaveProperty('history');
+  });
+
+  it('chat/resend stops the running turn, then resends from the edited message; the webview learns ids and what was superseded', async () => {
+    server.enqueue(textAnswer('First.'), faults.stall(textAnswer('Second answer words, then a stall'), 5_000, 4), textAnswer('Edited answer.'));
+    controller.handle({ type: 'chat/send', requestId: 'r1', text: 'first question' });
+    await until('idle r1', idleFor('r1'));
+    controller.handle({ type: 'chat/send', requestId: 'r2', text: 'second question' });
+    await until('r2 streaming', () => of('chat/textDelta').some((m) => m.requestId === 'r2'));
+    controller.handle({ type: 'chat/resend', requestId: 'r3', seq: 2, text: 'second question, edited' });
+    await until('idle r3', idleFor('r3'));
+    expect(of('chat/userMessage')).toEqual([
+      { type: 'chat/userMessage', requestId: 'r1', seq: 1 },
+      { type: 'chat/userMessage', requestId: 'r2', seq: 2 },
+      { type: 'chat/userMessage', requestId: 'r3', seq: 3 },
+    ]);
+    expect(of('chat/resent')).toEqual([{ type: 'chat/resent', requestId: 'r3', from: 2, by: 3, superseded: [2] }]);
+    expect(of('chat/idle').map((m) => [m.requestId, m.reason])).toEqual([['r1', 'answered'], ['r2', 'stopped'], ['r3', 'answered']]);
+    const last = JSON.stringify(body(server.messageRequests.length - 1).messages);
+    expect(last).toContain('second question, edited');
+    expect(last).not.toMatch(/second question"|Second answer/);
   });
 });

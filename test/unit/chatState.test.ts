@@ -72,4 +72,25 @@ describe('webview chatReducer', () => {
     expect(chatReducer(s, { type: 'local/approvalAnswered', requestId: 'r1:approval1', approved: true }).items[1]).toMatchObject({ state: 'approved' });
     expect(chatReducer(s, { type: 'approval/settled', requestId: 'r1:approval1', approved: false }).items[1]).toMatchObject({ state: 'rejected' });
   });
+
+  it('edit and resend: user messages learn their exchange id; a resend greys out the edited message and all after it', () => {
+    const s = run(
+      { type: 'local/sent', requestId: 'r1', text: 'one' },
+      { type: 'chat/userMessage', requestId: 'r1', seq: 1 },
+      { type: 'chat/textDelta', requestId: 'r1', text: 'A1' },
+      { type: 'chat/idle', requestId: 'r1' },
+      { type: 'local/sent', requestId: 'r2', text: 'two' },
+      { type: 'chat/userMessage', requestId: 'r2', seq: 2 },
+      { type: 'chat/textDelta', requestId: 'r2', text: 'A2' },
+      { type: 'local/resent', requestId: 'r3', seq: 2, text: 'two, edited' },
+    );
+    expect(s.userSeqs).toEqual({ 'r1:u': 1, 'r2:u': 2 });
+    expect(s.superseded).toEqual(['r2:u', s.items[3]!.id]);
+    expect(s.items.map((i) => (i.kind === 'user' || i.kind === 'assistant' ? i.text : i.kind))).toEqual(['one', 'A1', 'two', 'A2', 'two, edited']);
+    expect(s.running).toBe('r3');
+    const confirmed = chatReducer(chatReducer(s, { type: 'chat/resent', requestId: 'r3', from: 2, by: 3, superseded: [2] }), { type: 'chat/userMessage', requestId: 'r3', seq: 3 });
+    expect(confirmed.superseded).toEqual(s.superseded);
+    expect(confirmed.userSeqs['r3:u']).toBe(3);
+    expect(chatReducer(confirmed, { type: 'session/started', sessionId: 'new' })).toMatchObject({ userSeqs: {}, superseded: [] });
+  });
 });

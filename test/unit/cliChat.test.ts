@@ -69,6 +69,32 @@ describe('strata chat (scripted through stdin)', () => {
     expect(replayed.filter((l) => l.kind === 'main').map((l) => l.request)).toEqual(sent);
   });
 
+  it('/edit <n> <text> resends an earlier message edited; a bad id is said and the chat goes on; the recording replays to the same requests', async () => {
+    server.enqueue(textAnswer('First answer.'), textAnswer('Second answer.'), textAnswer('Edited answer.'), textAnswer('Last answer.'));
+    const record = join(temp.dir, 'edit.jsonl');
+    const args = ['chat', '--workspace', join(temp.dir, 'ws'), '--base-url', server.url, '--archive', join(temp.dir, 'a.sqlite'), '--record', record, '--no-lsp'];
+    const result = await run(args, 'first question\nsecond question\n/edit 2 second question, edited\n/edit 9 nothing\n/edit\nlast question\n');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('[your message is e1; /edit 1 <text> resends it edited]');
+    expect(result.stderr).toContain('[edited e2: e2 superseded (kept in the archive), the new message is e3]');
+    expect(result.stderr).toContain('Cannot resend from e9: it is not an exchange of this session');
+    expect(result.stderr).toContain('usage: /edit <n> <text>');
+    expect(server.messageRequests).toHaveLength(4);
+    const last = JSON.stringify((server.messageRequests[3]!.body as { messages: unknown }).messages);
+    expect(last).toContain('second question, edited');
+    expect(last).not.toMatch(/second question\\n|Second answer/);
+
+    const dump = join(temp.dir, 'dump.jsonl');
+    const replay = await run(['replay', record, '--dump', dump, '--quiet'], '');
+    expect(replay.stderr).toBe('');
+    const replayed = readFileSync(dump, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; request: unknown });
+    const sent = server.messageRequests.map((r) => {
+      const { model: _m, max_tokens: _t, stream: _s, ...request } = r.body as Record<string, unknown>;
+      return request;
+    });
+    expect(replayed.filter((l) => l.kind === 'main').map((l) => l.request)).toEqual(sent);
+  });
+
   it('refuses writes it cannot ask about (no terminal, no --yes) and tells the model', async () => {
     server.enqueue(toolAnswer('write_file', { path: 'x.txt', content: 'x' }), textAnswer('Fine, not writing.'));
     const result = await run(['chat', '--workspace', join(temp.dir, 'ws'), '--base-url', server.url, '--archive', join(temp.dir, 'a.sqlite')], 'write x\n');

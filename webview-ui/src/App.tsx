@@ -26,6 +26,11 @@ export function App() {
     dispatch({ type: 'local/sent', requestId, text });
     postToHost({ type: 'chat/send', requestId, text });
   }, []);
+  const resend = useCallback((seq: number, text: string) => {
+    const requestId = nextRequestId();
+    dispatch({ type: 'local/resent', requestId, seq, text });
+    postToHost({ type: 'chat/resend', requestId, seq, text });
+  }, []);
   const stop = useCallback(() => {
     if (state.running) postToHost({ type: 'chat/stop', requestId: state.running });
   }, [state.running]);
@@ -46,7 +51,7 @@ export function App() {
       <main className="strata" hidden={settings.state.open}>
       <ContextPanel usage={state.usage} engine={state.engine} sessionCost={state.sessionCost} cacheHitRate={state.cacheHitRate} storage={state.storage} busy={state.running !== undefined} />
       {state.apiKey === 'none' && <ApiKeyNotice />}
-      <MessageList items={state.items} onApproval={answerApproval} />
+      <MessageList items={state.items} onApproval={answerApproval} resend={{ userSeqs: state.userSeqs, superseded: state.superseded, onResend: resend }} />
       <Composer running={state.running !== undefined} onSend={send} onStop={stop} onNewSession={newSession} />
       </main>
     </>

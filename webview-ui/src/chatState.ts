@@ -1,5 +1,6 @@
 import type { EngineSettings } from '../../src/shared/engineSettings';
 import type { ApiKeySource, EngineEventView, HostToWebview, ModelSettings, UsageView } from '../../src/shared/webviewMessages';
+import { applyResend, type LocalResent } from './resendState';
 
 export type Usage = UsageView;
 export type { EngineEventView };
@@ -30,6 +31,10 @@ export interface ChatState {
   /** Share of the last prompt read from the prompt cache, 0..1; undefined before the first answer. */
   cacheHitRate: number | undefined;
   storage: { ok: boolean; message: string } | undefined;
+  /** Exchange id of each user message, by item id (what Edit resends from). */
+  userSeqs: Record<string, number>;
+  /** Items an edited, resent message superseded (shown greyed; the archive keeps them). */
+  superseded: string[];
 }
 
 export const initialChatState: ChatState = {
@@ -43,16 +48,22 @@ export const initialChatState: ChatState = {
   sessionCost: 0,
   cacheHitRate: undefined,
   storage: undefined,
+  userSeqs: {},
+  superseded: [],
 };
 
 /** What the view itself does: the user sent text (shown at once, before any reply), or answered an approval. */
-export type LocalAction = { type: 'local/sent'; requestId: string; text: string } | { type: 'local/approvalAnswered'; requestId: string; approved: boolean };
+export type LocalAction = { type: 'local/sent'; requestId: string; text: string } | { type: 'local/approvalAnswered'; requestId: string; approved: boolean } | LocalResent;
 
 /** Applies one validated host message (or local action) to the state. Pure. */
 export function chatReducer(state: ChatState, action: HostToWebview | LocalAction): ChatState {
   switch (action.type) {
     case 'local/sent':
       return { ...state, running: action.requestId, items: [...state.items, { kind: 'user', id: `${action.requestId}:u`, text: action.text }] };
+    case 'local/resent':
+    case 'chat/userMessage':
+    case 'chat/resent':
+      return applyResend(state, action);
     case 'settings/changed':
       return { ...state, engine: action.engine, model: action.model };
     case 'apiKey/status':
@@ -60,7 +71,7 @@ export function chatReducer(state: ChatState, action: HostToWebview | LocalActio
     case 'storage/status':
       return { ...state, storage: { ok: action.ok, message: action.message } };
     case 'session/started':
-      return action.sessionId === state.sessionId ? state : { ...state, sessionId: action.sessionId, items: historyItems(action), running: undefined, usage: undefined, sessionCost: 0, cacheHitRate: undefined };
+      return action.sessionId === state.sessionId ? state : { ...state, sessionId: action.sessionId, items: historyItems(action), running: undefined, usage: undefined, sessionCost: 0, cacheHitRate: undefined, userSeqs: {}, superseded: [] };
     case 'usage/updated':
       return { ...state, usage: action.usage };
     case 'chat/textDelta': {

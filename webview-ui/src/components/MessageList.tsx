@@ -1,10 +1,18 @@
 import type { ChatItem, EngineEventView } from '../chatState';
 import { ApprovalCard } from './ApprovalCard';
+import { UserMessage } from './UserMessage';
 
 type AnswerApproval = (requestId: string, approved: boolean, feedback?: string) => void;
 
+/** Edit and resend: exchange ids of user messages, superseded item ids, and the resend action. */
+export interface ResendProps {
+  userSeqs: Record<string, number>;
+  superseded: string[];
+  onResend(seq: number, text: string): void;
+}
+
 /** The chat flow: user and assistant text, tool rows, approvals, engine events, errors. */
-export function MessageList(props: { items: ChatItem[]; onApproval: AnswerApproval }) {
+export function MessageList(props: { items: ChatItem[]; onApproval: AnswerApproval; resend: ResendProps }) {
   if (props.items.length === 0) {
     return (
       <section className="messages empty" data-testid="messages" aria-live="polite">
@@ -15,15 +23,29 @@ export function MessageList(props: { items: ChatItem[]; onApproval: AnswerApprov
   return (
     <section className="messages" data-testid="messages" aria-live="polite">
       {props.items.map((item) => (
-        <Row key={item.id} item={item} onApproval={props.onApproval} />
+        props.resend.superseded.includes(item.id) ? (
+          <div key={item.id} className="superseded" data-testid="superseded" title="Superseded by an edited message (kept in the archive)">
+            <Row item={item} onApproval={props.onApproval} resend={props.resend} />
+          </div>
+        ) : (
+          <Row key={item.id} item={item} onApproval={props.onApproval} resend={props.resend} />
+        )
       ))}
     </section>
   );
 }
 
-function Row({ item, onApproval }: { item: ChatItem; onApproval: AnswerApproval }) {
+function Row({ item, onApproval, resend }: { item: ChatItem; onApproval: AnswerApproval; resend: ResendProps }) {
   switch (item.kind) {
     case 'user':
+      if (item.past) {
+        return (
+          <div className="msg user past" data-testid="history-entry">
+            {item.text}
+          </div>
+        );
+      }
+      return <UserMessage text={item.text} seq={resend.userSeqs[item.id]} superseded={resend.superseded.includes(item.id)} onResend={resend.onResend} />;
     case 'assistant':
       return item.past ? (
         <div className={`msg ${item.kind} past`} data-testid="history-entry">
