@@ -15,7 +15,7 @@ export function exchangeMarkdown(exchange: ArchivedExchange, level = 1): string 
   const h = '#'.repeat(level);
   const parts = [
     `${h} ${exchange.header.startsWith(`e${exchange.seq} `) ? exchange.header : `e${exchange.seq} · ${exchange.header}`}`,
-    `_${formatTime(exchange.createdAt)} · session ${exchange.sessionId} · ${exchange.tokens} tokens_`,
+    `_${formatTime(exchange.createdAt)} · session ${exchange.sessionId} · ${exchange.tokens} tokens${exchange.supersededBy !== undefined ? ` · superseded by e${exchange.supersededBy} (an edited, resent message)` : ''}_`,
     quote(exchange.summary),
   ];
   for (const message of exchange.full) parts.push(`${h}# ${message.role === 'user' ? 'User' : 'Assistant'}`, messageMarkdown(message));

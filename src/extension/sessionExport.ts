@@ -22,7 +22,8 @@ export function sessionJsonl(sessionId: string, exchanges: ArchivedExchange[]): 
  */
 export function exportedMessages(exchanges: ArchivedExchange[]): Array<{ message: Message; at?: number }> {
   const out: Array<{ message: Message; at?: number }> = [];
-  for (const exchange of [...exchanges].sort((a, b) => a.seq - b.seq)) {
+  // Superseded exchanges (replaced by an edited, resent message) are not part of the conversation the chat went on with.
+  for (const exchange of [...exchanges].filter((e) => e.supersededBy === undefined).sort((a, b) => a.seq - b.seq)) {
     exchange.full.forEach((message, index) => {
       const content = message.content.filter((b) => !(b.type === 'text' && b.text === '')).map(withoutCacheMark);
       if (content.length === 0) return;

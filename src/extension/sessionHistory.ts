@@ -10,11 +10,12 @@ export const HISTORY_MAX_CHARS = 20_000;
 /**
  * The compact history a resumed chat shows: each user message and each final answer (an answer
  * that called no tool), in order. Tool calls, tool results and the answers between them are
- * left out: the archive tree shows them. Pure; no `vscode` import.
+ * left out: the archive tree shows them. Exchanges superseded by an edited, resent message are left out. Pure; no `vscode` import.
  */
 export function sessionHistory(exchanges: ArchivedExchange[]): { entries: HistoryEntry[]; omitted: number } {
   const entries: HistoryEntry[] = [];
   for (const exchange of [...exchanges].sort((a, b) => a.seq - b.seq)) {
+    if (exchange.supersededBy !== undefined) continue; // replaced by an edited, resent message
     const input = exchange.full.find((m) => m.role === 'user');
     const output = [...exchange.full].reverse().find((m) => m.role === 'assistant');
     const asked = input ? userText(input) : undefined;

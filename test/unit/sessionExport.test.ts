@@ -53,13 +53,14 @@ describe('session export as JSON Lines', () => {
     b.close();
   });
 
-  it('drops empty text blocks and empty answers, and merges two inputs in a row, as the parser would', () => {
+  it('drops empty text blocks, empty answers and superseded exchanges, and merges two inputs in a row, as the parser would', () => {
     const ex = (seq: number, full: ArchivedExchange['full']): ArchivedExchange => ({ sessionId: 's', seq, createdAt: 1000 * seq, header: '', summary: '', tokens: 0, full });
     const exchanges = [
       ex(2, [{ role: 'user', content: [{ type: 'text', text: 'second' }] }, { role: 'assistant', content: [{ type: 'text', text: 'answer two' }] }]),
       ex(1, [{ role: 'user', content: [{ type: 'text', text: 'first' }, { type: 'text', text: '' }] }, { role: 'assistant', content: [{ type: 'text', text: '', cache_control: { type: 'ephemeral' } }] }]),
     ];
-    const out = exportedMessages(exchanges);
+    const superseded = { ...ex(3, [{ role: 'user', content: [{ type: 'text', text: 'edited away' }] }, { role: 'assistant', content: [{ type: 'text', text: 'gone' }] }]), supersededBy: 4 };
+    const out = exportedMessages([...exchanges, superseded]);
     expect(out).toEqual([
       { message: { role: 'user', content: [{ type: 'text', text: 'first' }, { type: 'text', text: 'second' }] }, at: 1000 },
       { message: { role: 'assistant', content: [{ type: 'text', text: 'answer two' }] } },

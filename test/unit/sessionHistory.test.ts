@@ -8,7 +8,7 @@ const ex = (seq: number, full: ArchivedExchange['full']): ArchivedExchange => ({
 const env = { type: 'text' as const, text: '<environment>\nTime: now\n</environment>' };
 
 describe('the compact history of a resumed session', () => {
-  it('keeps user messages and final answers; drops tool rounds, added blocks, protocol blocks and the context follow-up', () => {
+  it('keeps user messages and final answers; drops tool rounds, added blocks, protocol blocks, the context follow-up and superseded exchanges', () => {
     const history = sessionHistory([
       ex(3, [
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }, env] },
@@ -22,6 +22,10 @@ describe('the compact history of a resumed session', () => {
         { role: 'user', content: [{ type: 'text', text: '  Make it say strata  ' }, env] },
         { role: 'assistant', content: [{ type: 'text', text: 'I will change it.' }, { type: 'tool_use', id: 't1', name: 'edit_file', input: {} }] },
       ]),
+      { ...ex(5, [
+        { role: 'user', content: [{ type: 'text', text: 'A question later edited' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'An answer to it' }] },
+      ]), supersededBy: 6 },
       ex(4, [
         { role: 'user', content: [{ type: 'text', text: CONTEXT_FOLLOW_UP }] },
         { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm', signature: 's' }] },
