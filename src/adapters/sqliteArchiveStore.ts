@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { blockText } from '../engine/blockTokens';
+import { searchableText } from '../engine/blockTokens';
 import Database from 'better-sqlite3';
-import { z } from 'zod';
 import type { Message } from '../shared/messages';
 import type { ArchivedExchangeInfo, ArchivedSessionInfo, ArchiveBrowser, DeletedSession } from '../engine/archiveBrowser';
 import type { ArchivedExchange, ArchiveSearchHit, ArchiveStore } from '../engine/ports';
 import { sessionTitle } from '../shared/sessionTitle';
 import { ArchiveError } from '../engine/ports';
+import { archivedBodySchema } from './archivedBodySchema';
 
 /** Strings longer than this are stored once in `blobs`, by SHA-256, and referenced from the body. */
 const BLOB_FROM_CHARS = 256;
@@ -56,20 +56,6 @@ export interface SessionInfo {
   title: string;
   source: string;
 }
-
-const blockSchema = z.union([
-  z.object({ type: z.literal('text'), text: z.string() }),
-  z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }),
-  z.object({
-    type: z.literal('tool_result'),
-    tool_use_id: z.string(),
-    content: z.union([z.string(), z.array(z.object({ type: z.literal('text'), text: z.string() }))]),
-    is_error: z.boolean().optional(),
-  }),
-  z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }),
-  z.object({ type: z.literal('redacted_thinking'), data: z.string() }),
-]);
-const bodySchema = z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.array(blockSchema) }));
 
 export interface ArchiveOptions {
   /** How long a write waits for another process's lock before failing with archive_locked, ms. */
@@ -131,7 +117,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
           .run(exchange.sessionId, exchange.seq, exchange.createdAt, exchange.header, exchange.summary, body, exchange.tokens, exchange.supersededBy ?? null);
         this.db
           .prepare('INSERT INTO exchanges_fts (session_id, seq, header, summary, body) VALUES (?, ?, ?, ?, ?)')
-          .run(exchange.sessionId, exchange.seq, exchange.header, exchange.summary, plainText(exchange.full));
+          .run(exchange.sessionId, exchange.seq, exchange.header, exchange.summary, searchableText(exchange.full));
       })(),
     );
   }
@@ -142,7 +128,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
     let full: Message[];
     try {
       const raw: unknown = JSON.parse(row.body_json, (_key, value: unknown) => (isBlobRef(value) ? this.loadBlob(value.$blob) : value));
-      full = bodySchema.parse(raw) as Message[];
+      full = archivedBodySchema.parse(raw) as Message[];
     } catch (error) {
       if (error instanceof ArchiveError) throw error;
       throw new ArchiveError(`Exchange e${seq} of session ${sessionId} in ${this.path} is damaged and cannot be read; the other exchanges are unaffected.`, 'archive_corrupt');
@@ -352,10 +338,4 @@ function blobRefs(bodyJson: string): string[] {
 
 function isBlobRef(value: unknown): value is { $blob: string } {
   return typeof value === 'object' && value !== null && typeof (value as { $blob?: unknown }).$blob === 'string' && Object.keys(value).length === 1;
-}
-
-function plainText(messages: Message[]): string {
-  return messages
-    .flatMap((m) => m.content.filter((b) => b.type !== 'redacted_thinking').map(blockText))
-    .join('\n');
 }

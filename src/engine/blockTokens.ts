@@ -23,6 +23,11 @@ export function blockText(block: ContentBlock): string {
   }
 }
 
+/** The text an archive indexes for search: every block but encrypted thinking, one per line. */
+export function searchableText(messages: readonly Message[]): string {
+  return messages.flatMap((m) => m.content.filter((b) => b.type !== 'redacted_thinking').map(blockText)).join('\n');
+}
+
 /** Model tokens of one block, framing included. */
 export function blockTokens(block: ContentBlock, count: (s: string) => number): number {
   return count(blockText(block)) + BLOCK_OVERHEAD;

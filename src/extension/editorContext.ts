@@ -1,14 +1,17 @@
 import * as vscode from 'vscode';
 import type { TurnEnvironment } from '../task/environment';
 import { diagnosticsText, type DiagnosticEntry } from './diagnosticsText';
+import type { TerminalHistory } from './terminalHistory';
 
 /**
  * What the editor tells the Task at each turn: open tabs, the active file and its selection
- * (workspace files only), and `@problems` from the language services. Terminal output is not
- * sent: VS Code 1.100 offers it only through shell-integration streams, not as a cheap read.
+ * (workspace files only), the last commands run in its terminals with their output (through
+ * shell integration: `terminalWatcher.ts`), and `@problems` from the language services.
  */
-export function editorTurnEnvironment(): TurnEnvironment {
+export function editorTurnEnvironment(terminal?: TerminalHistory): TurnEnvironment {
   const env: TurnEnvironment = {};
+  const terminalOutput = terminal?.text();
+  if (terminalOutput) env.terminalOutput = terminalOutput;
   const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs.flatMap((t) => (t.input instanceof vscode.TabInputText ? [relative(t.input.uri)] : [])));
   const openTabs = [...new Set(tabs.filter((p): p is string => p !== undefined))];
   if (openTabs.length > 0) env.openTabs = openTabs;

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { newSessionId } from '../host/newSessionId';
 import { ApiKeyStore } from './apiKeyStore';
+import type { ArchiveBrowser } from '../engine/archiveBrowser';
+import type { Logger } from '../engine/ports';
 import { type ArchiveOpenResult, openArchive } from './archiveStatus';
 import { ARCHIVE_VIEW_ID, ArchiveTreeProvider } from './archiveTreeProvider';
 import { ChatController } from './chatController';
@@ -17,6 +19,8 @@ import { ProposedDiff } from './proposedDiff';
 import { sessionOpener } from './sessionOpener';
 import { SettingsHandler } from './settingsHandler';
 import { StrataStatusBar } from './statusBar';
+import { TerminalHistory } from './terminalHistory';
+import { watchTerminals } from './terminalWatcher';
 import { webviewRouter } from './webviewRouter';
 
 /** Everything activate() creates; disposed in reverse order by deactivate(). */
@@ -38,16 +42,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   let view: ChatViewProvider | undefined;
   const storageDir = context.globalStorageUri.fsPath;
-  // The archive the browser reads (the chat's session opens its own connection to the same file).
-  let archive: ArchiveOpenResult | undefined;
-  const browser = () => (archive?.ok ? archive.store : undefined);
+  // A probe: SQLite is opened and closed again, to say at once whether it loads here (else the
+  // plain-file fallback stands in). Each chat session then opens the chosen store for itself.
+  const archiveProbe = openArchive(storageDir, logger);
+  // A conservative token estimate (code runs about 3-4 characters a token); the Task caps it again.
+  const terminal = new TerminalHistory((text) => Math.ceil(text.length / 3));
+  s.add(watchTerminals(terminal, logger));
+  // The archive the browser reads: its own connection to the SQLite file (each chat session opens another).
+  let browsing: { ok: true; browser: ArchiveBrowser } | { ok: false; message: string } = { ok: false, message: 'The archive is still opening; try again in a moment.' };
+  const browser = () => (browsing.ok ? browsing.browser : undefined);
   let tree: ArchiveTreeProvider | undefined;
   chat = new ChatController({
     send: (message) => view?.send(message),
     apiKeySource: () => apiKeys.source(),
     runCommand: (command) => void vscode.commands.executeCommand(command),
     newSessionId: () => newSessionId(Date.now()),
-    openSession: sessionOpener({ config, apiKeys, storageDir, logger }),
+    openSession: sessionOpener({ config, apiKeys, storageDir, archive: () => archiveProbe, terminal, logger }),
     autoApprove: () => ({ writes: config.settings.model.autoApproveWrites, commands: config.settings.model.autoApproveCommands }),
     showUsage: (usage) => statusBar.showUsage(usage),
     exchangeArchived: () => tree?.refresh(),
@@ -81,17 +91,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const t = s.add(
     new ArchiveTreeProvider(browser, (message) => {
       if (message) logger.error(`archive view: ${message}`);
-      if (archiveView && archive?.ok) archiveView.message = message;
+      if (archiveView && browsing.ok) archiveView.message = message;
     }),
   );
   tree = t;
   archiveView = s.add(vscode.window.createTreeView(ARCHIVE_VIEW_ID, { treeDataProvider: t, showCollapseAll: true }));
   const lastRequest = s.add(new LastRequestDocument());
   const documents = s.add(new ExchangeDocument(browser));
-  const archiveState = () => {
-    if (archive?.ok) return { ok: true as const, browser: archive.store };
-    return { ok: false as const, message: archive?.message ?? 'The archive is still opening; try again in a moment.' };
-  };
+  const archiveState = () => browsing;
   const showSettingsPanel = async () => {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
     view?.send({ type: 'settings/show' });
@@ -104,17 +111,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
   registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id, showSettingsPanel, importSession, archive: { browser: archiveState, chat: c, tree: t, documents } });
 
-  // Opened here, inside a try, to say at once whether SQLite loads in this editor; kept open for
-  // the archive view. Each chat session opens the same file for itself (openTaskSession).
-  archive = await openArchive(storageDir, logger);
-  view.send({ type: 'storage/status', ok: archive.ok, message: archive.message });
-  if (archive.ok) {
-    const opened = archive.store;
+  const archive = await archiveProbe;
+  view.send({ type: 'storage/status', ok: archive.ok, message: archive.message, ...(archive.ok && archive.fallback ? { fallback: true } : {}) });
+  browsing = openBrowser(archive, logger);
+  if (browsing.ok) {
+    const opened = browsing.browser;
     s.add({ dispose: () => opened.close() });
     t.refresh();
-  } else {
+  } else if (archive.ok) {
+    archiveView.message = browsing.message;
+  }
+  if (!archive.ok) {
     archiveView.message = archive.message;
     statusBar.showIdle('archive unavailable, see Output > Strata');
+    void vscode.window.showWarningMessage(`Strata: ${archive.message}`);
+  } else if (archive.fallback) {
+    // Said once per activation (the Output channel has the loader's full error).
     void vscode.window.showWarningMessage(`Strata: ${archive.message}`);
   }
   logger.info(`activated (session ${c.currentSessionId})`);
@@ -126,4 +138,30 @@ export async function deactivate(): Promise<void> {
   chat = undefined;
   store?.dispose();
   store = undefined;
+}
+
+/**
+ * The archive browser's own connection to the SQLite archive. The plain-file fallback (SQLite
+ * does not load in this editor) is not browsable: the message says so; chats still archive.
+ */
+function openBrowser(archive: ArchiveOpenResult, logger: Logger): { ok: true; browser: ArchiveBrowser } | { ok: false; message: string } {
+  if (!archive.ok) return { ok: false, message: archive.message };
+  if (archive.backend.kind !== 'sqlite') {
+    return { ok: false, message: 'The archive browser needs SQLite, which does not load in this editor; exchanges are still archived (plain-file archive) and the model can fetch them back.' };
+  }
+  try {
+    const store = archive.backend.open(archive.backend.path);
+    if (isArchiveBrowser(store)) return { ok: true, browser: store };
+    store.close();
+    return { ok: false, message: 'This archive store cannot be browsed.' };
+  } catch (error) {
+    const message = `The archive at ${archive.backend.path} could not be opened for browsing: ${error instanceof Error ? error.message : String(error)}`;
+    logger.error(message);
+    return { ok: false, message };
+  }
+}
+
+function isArchiveBrowser(store: object): store is ArchiveBrowser {
+  const s = store as Partial<Record<keyof ArchiveBrowser, unknown>>;
+  return typeof s.sessions === 'function' && typeof s.exchanges === 'function' && typeof s.searchAll === 'function' && typeof s.deleteSession === 'function';
 }

@@ -5,17 +5,24 @@ import type { Logger } from '../engine/ports';
 import { StrataError } from '../shared/strataError';
 import type { ApprovalDecision, ApprovalRequest } from '../task/tools/tool';
 import type { ApiKeyStore } from './apiKeyStore';
-import { archiveAdvice, archivePathIn, isNativeModuleError } from './archiveStatus';
+import type { ArchiveOpenResult } from './archiveStatus';
+import { archiveAdvice, isNativeModuleError } from './archiveStatus';
 import type { OpenedSession } from './chatController';
 import type { StrataConfig } from './config';
 import { editorProblems, editorTurnEnvironment } from './editorContext';
 import { RecordingModelClient } from './recordingModelClient';
+import type { TerminalHistory } from './terminalHistory';
+import { VscodeLanguageService } from './vscodeLanguageService';
 
 export interface SessionOpenerDeps {
   config: StrataConfig;
   apiKeys: ApiKeyStore;
   /** `context.globalStorageUri.fsPath`: the archive lives there, shared by every workspace. */
   storageDir: string;
+  /** The activation's archive probe: SQLite, the plain-file fallback, or why neither opened. */
+  archive: () => Promise<ArchiveOpenResult>;
+  /** The last commands run in the editor's terminals, fed by shell integration. */
+  terminal: TerminalHistory;
   logger: Logger;
 }
 
@@ -34,7 +41,9 @@ export function sessionOpener(deps: SessionOpenerDeps) {
     const { model } = deps.config.settings;
     const baseURL = model.baseUrl.trim() || undefined;
     const client = new RecordingModelClient(new AnthropicModelClient({ apiKey: key.key, ...(baseURL ? { baseURL } : {}) }));
-    const archivePath = archivePathIn(deps.storageDir);
+    const archive = await deps.archive();
+    if (!archive.ok) throw new StrataError(`The chat cannot start: ${archive.message}`, 'archive_unavailable');
+    const archivePath = archive.backend.path;
     try {
       mkdirSync(deps.storageDir, { recursive: true });
       // Loaded on first use, inside the try: the native SQLite driver may not load in this editor.
@@ -42,6 +51,7 @@ export function sessionOpener(deps: SessionOpenerDeps) {
       const session = await openTaskSession({
         workspaceRoot: folder.uri.fsPath,
         archivePath,
+        openArchive: archive.backend.open,
         sessionId,
         apiKey: key.key,
         ...(baseURL ? { baseURL } : {}),
@@ -50,7 +60,9 @@ export function sessionOpener(deps: SessionOpenerDeps) {
         settings: deps.config.explicitEngineSettings(),
         frontEnd: `VS Code ${vscode.version}`,
         approve,
-        environment: editorTurnEnvironment,
+        environment: () => editorTurnEnvironment(deps.terminal),
+        // The LSP tools ask the editor's own language features: no server of our own is spawned.
+        language: new VscodeLanguageService(folder.uri),
         extraMentionSources: { problems: editorProblems },
         logger: deps.logger,
         modelClient: client,

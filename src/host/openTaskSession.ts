@@ -35,8 +35,10 @@ import { newSessionId } from './newSessionId';
 /** What a front end (the terminal chat, the extension) decides; everything else is wired here. */
 export interface TaskSessionOptions {
   workspaceRoot: string;
-  /** SQLite archive file; sessions of every workspace may share one. */
+  /** Archive file; sessions of every workspace may share one. */
   archivePath: string;
+  /** Opens the archive at `archivePath`: SQLite unless the front end chose another store (its runtime cannot load SQLite). */
+  openArchive?: (path: string) => SessionArchive;
   /** Resume this session (its exchanges come back folded); a new id otherwise. */
   sessionId?: string;
   apiKey: string;
@@ -62,6 +64,12 @@ export interface TaskSessionOptions {
    */
   language?: 'typescript' | LanguageService;
 }
+
+/** An archive that also keeps the tokenizer's learned factor per model, so a new session starts calibrated. */
+export type SessionArchive = ArchiveStore & {
+  tokenFactor(model: string): number | undefined;
+  saveTokenFactor(model: string, factor: number, at: number): void;
+};
 
 export interface TaskSession {
   sessionId: string;
@@ -97,7 +105,7 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
   });
   const maxOutput = Math.min(profile.maxOutputTokens, MAX_ANSWER_TOKENS);
   const settings = resolveEngineSettings({ contextWindow: profile.contextWindow, reservedOutputTokens: maxOutput, autoCondensePercent: profile.condensePercent, ...o.settings });
-  const archive = openSqliteArchive(o.archivePath);
+  const archive = (o.openArchive ?? openSqliteArchive)(o.archivePath);
   const learnedFactor = archive.tokenFactor(o.model);
   const tokenizer = createTiktokenTokenizer(learnedFactor !== undefined ? { learnedFactor } : {});
   const workspace = new NodeWorkspace(o.workspaceRoot);

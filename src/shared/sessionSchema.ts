@@ -42,11 +42,11 @@ const toolUseBlockSchema = z.object({
   type: z.literal('tool_use'),
   id: z.string(),
   name: z.string(),
-  input: z.unknown().transform((v) => v ?? {}),
+  input: z.unknown().optional().transform((v) => v ?? {}),
 });
 
 /** Parts of a tool result: text kept, anything else (images...) becomes a one-line placeholder. */
-const resultPartSchema = z.looseObject({ type: z.string(), text: z.unknown() }).transform(
+const resultPartSchema = z.looseObject({ type: z.string(), text: z.unknown().optional() }).transform(
   (p): TextBlock => ({ type: 'text', text: p.type === 'text' && typeof p.text === 'string' ? p.text : `[unsupported block: ${p.type}]` }),
 );
 

@@ -108,7 +108,8 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('settings/changed'), engine: engineSettingsSchema, model: modelSettingsSchema }),
   z.object({ type: z.literal('apiKey/status'), source: apiKeySourceSchema }),
   /** The archive's state: `ok: false` carries a message that says why and where. */
-  z.object({ type: z.literal('storage/status'), ok: z.boolean(), message: z.string() }),
+  // `fallback`: the archive works, on the plain-file store, because SQLite does not load in this editor.
+  z.object({ type: z.literal('storage/status'), ok: z.boolean(), message: z.string(), fallback: z.boolean().optional() }),
   /**
    * A new, empty session; replies to `session/new` when `requestId` is set. A session resumed from
    * the archive carries its compact `history` (and how many older entries were left out).

@@ -201,7 +201,7 @@ async function main(): Promise<void> {
       for (const r of api.messageRequests) if (r.headers.authorization !== `Bearer ${API_KEY}`) throw new Error('a request did not carry the key set through Set API Key');
       for (const body of bodies.slice(0, 3)) {
         const tools = (body.tools ?? []).map((t) => t.name);
-        for (const name of ['read_file', 'edit_file', 'execute_command', 'recall']) if (!tools.includes(name)) throw new Error(`tool ${name} missing from a request: ${tools.join(', ')}`);
+        for (const name of ['read_file', 'edit_file', 'execute_command', 'recall', 'lsp_hover', 'lsp_definition']) if (!tools.includes(name)) throw new Error(`tool ${name} missing from a request: ${tools.join(', ')}`);
         const marks = JSON.stringify(body).split('"cache_control"').length - 1;
         if (marks < 1 || marks > 4) throw new Error(`expected 1..4 cache_control marks, found ${marks}`);
         if (body.stream !== true || body.model !== 'claude-sonnet-4-5') throw new Error(`unexpected model/stream: ${body.model} ${String(body.stream)}`);
@@ -233,6 +233,18 @@ async function main(): Promise<void> {
       await page!.locator('.editor-instance .view-lines').filter({ hasText: '"max_tokens"' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
     });
     await shot('last-request');
+
+    await check("lsp_hover is answered by VS Code's own TypeScript features (no server of Strata's)", async () => {
+      api.enqueue(toolAnswer('lsp_hover', { path: 'hello.ts', line: 1, symbol: 'hello' }, 'Let me look at its type.'), textAnswer('It is a string constant.'));
+      const before = api.messageRequests.length;
+      await send(webview, 'What is the type of hello?');
+      await waitForText(webview.locator('.msg.assistant').last(), /It is a string constant\./);
+      await webview.locator('[data-testid="send"]').waitFor({ timeout: STEP_TIMEOUT_MS });
+      const result = JSON.stringify((api.messageRequests[before + 1]!.body as RecordedBody).messages.at(-1));
+      console.log(`e2e:      hover result: ${result.slice(0, 200)}`);
+      if (!/const hello/.test(result)) throw new Error(`the hover result does not show the declaration: ${result.slice(0, 400)}`);
+    });
+    await shot('lsp-hover');
 
     await archiveTreeSteps(page, shot);
     await archiveSearchSteps(page, shot);
@@ -266,7 +278,7 @@ async function archiveTreeSteps(page: Page, shot: (name: string) => Promise<void
     await header.waitFor({ timeout: STEP_TIMEOUT_MS });
     if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
     await session.waitFor({ timeout: STEP_TIMEOUT_MS });
-    await expectText(session, /4 exchanges/); // e2 and e3 superseded by the edited, resent e4
+    await expectText(session, /6 exchanges/); // e2 and e3 superseded by the edited, resent e4; e5-e6 the lsp_hover round
     // The session imported before the chat is listed too (the tree refreshed after the import).
     await pane.locator('.monaco-list-row').filter({ hasText: 'Fix the failing test in src/math.test.ts' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
   });
@@ -320,14 +332,14 @@ async function openSessionSteps(page: Page, webview: Frame, shot: (name: string)
     await runCommand(page, 'Strata: Open Session...');
     const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'What does hello.ts export?' }).first();
     await row.waitFor({ timeout: STEP_TIMEOUT_MS });
-    await expectText(row, /4 exchanges/);
+    await expectText(row, /6 exchanges/);
     await shot('open-session-picker');
     await row.click();
     const past = webview.locator('[data-testid="history-entry"]');
-    await past.nth(3).waitFor({ timeout: STEP_TIMEOUT_MS });
+    await past.nth(5).waitFor({ timeout: STEP_TIMEOUT_MS });
     const texts = await past.allInnerTexts();
     // The exchanges the edit superseded are left out, as in the chat before the reload.
-    const expected = ['What does hello.ts export?', (FIRST_ANSWER + FIRST_ANSWER_MORE).trim(), 'Only tell me what hello.ts says', 'Nothing to change: hello stays.'];
+    const expected = ['What does hello.ts export?', (FIRST_ANSWER + FIRST_ANSWER_MORE).trim(), 'Only tell me what hello.ts says', 'Nothing to change: hello stays.', 'What is the type of hello?', 'It is a string constant.'];
     if (JSON.stringify(texts) !== JSON.stringify(expected)) throw new Error(`history rows: ${JSON.stringify(texts)}`);
   });
   await shot('open-session-resumed');
@@ -369,9 +381,9 @@ async function exportAndDeleteSteps(page: Page, webview: Frame, server: CodeServ
     await waitFor(() => readFileSync(join(server.workspace, exported()!), 'utf8').endsWith('\n'), 'the export to be written');
     const parsed = parseSessionText(readFileSync(join(server.workspace, exported()!), 'utf8'), exported()!);
     const roles = parsed.messages.map((m) => m.role).join(',');
-    // e1 and the resent e4: the superseded e2 and e3 are not part of the conversation that went on.
-    if (roles !== 'user,assistant,user,assistant') throw new Error(`exported roles: ${roles}; problems: ${parsed.problems.join('; ')}`);
-    if (!JSON.stringify(parsed.messages[0]).includes('What does hello.ts export?') || !JSON.stringify(parsed.messages[3]).includes('Nothing to change: hello stays.')) throw new Error('the export lacks the chat text');
+    // e1, the resent e4 and the lsp_hover round e5-e6: the superseded e2 and e3 are not part of the conversation that went on.
+    if (roles !== 'user,assistant,user,assistant,user,assistant,user,assistant') throw new Error(`exported roles: ${roles}; problems: ${parsed.problems.join('; ')}`);
+    if (!JSON.stringify(parsed.messages[0]).includes('What does hello.ts export?') || !JSON.stringify(parsed.messages[3]).includes('Nothing to change: hello stays.') || !JSON.stringify(parsed.messages[7]).includes('It is a string constant.')) throw new Error('the export lacks the chat text');
   });
 
   await check('Delete Archived Session refuses the session the chat is using', async () => {

@@ -4,12 +4,13 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ArchivedExchange } from '../../src/engine/ports';
 import { ArchiveError } from '../../src/engine/ports';
+import { openJsonlArchive } from '../../src/adapters/jsonlArchiveStore';
 import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
 import { makeTempDir } from '../../src/adapters/tempFiles';
 
 const temps: Array<{ remove: () => void }> = [];
 afterEach(() => temps.splice(0).forEach((t) => t.remove()));
-function tempPath(name = 'archive.sqlite'): string {
+function tempFile(name: string): string {
   const t = makeTempDir('strata-archive-');
   temps.push(t);
   return join(t.dir, name);
@@ -32,14 +33,24 @@ function exchange(seq: number, output = 'Done.', toolText = bigFile): ArchivedEx
   };
 }
 
-describe('SQLite archive (L5): a real file, reopened', () => {
+/**
+ * The behaviour the engine relies on, from every ArchiveStore the extension may open: SQLite, and
+ * the JSON Lines fallback for an editor whose runtime cannot load the native driver.
+ */
+const stores = [
+  { name: 'SQLite', file: 'archive.sqlite', open: (path: string) => openSqliteArchive(path) },
+  { name: 'JSON Lines', file: 'archive.jsonl', open: (path: string) => openJsonlArchive(path) },
+];
+
+describe.each(stores)('$name archive (L5): a real file, reopened', (store) => {
+  const tempPath = (name = store.file) => tempFile(name);
   it('round-trips the trio exactly through a closed and reopened file', () => {
     const path = tempPath();
-    const a = openSqliteArchive(path);
+    const a = store.open(path);
     a.put(exchange(1));
     a.put(exchange(2, 'Second answer'));
     a.close();
-    const b = openSqliteArchive(path);
+    const b = store.open(path);
     expect(b.get('s', 1)).toEqual(exchange(1));
     expect(b.get('s', 2)).toEqual(exchange(2, 'Second answer'));
     expect(b.get('s', 3)).toBeUndefined();
@@ -49,19 +60,8 @@ describe('SQLite archive (L5): a real file, reopened', () => {
     b.close();
   });
 
-  it('stores the same file read twice once (content-addressed blobs)', () => {
-    const a = openSqliteArchive(tempPath());
-    a.put(exchange(1));
-    a.put(exchange(2));
-    const stats = a.stats();
-    expect(stats.exchanges).toBe(2);
-    expect(stats.blobs).toBe(1);
-    expect(stats.blobBytes).toBe(Buffer.byteLength(bigFile));
-    a.close();
-  });
-
   it('never reuses an id: same content is idempotent, other content is refused, a gap may be filled', () => {
-    const a = openSqliteArchive(tempPath());
+    const a = store.open(tempPath());
     a.put(exchange(1));
     a.put(exchange(3));
     expect(() => a.put(exchange(3))).not.toThrow();
@@ -90,11 +90,13 @@ describe('SQLite archive (L5): a real file, reopened', () => {
     a.close();
   });
 
-  it('searches the full text (FTS5) and survives queries with FTS syntax in them', () => {
-    const a = openSqliteArchive(tempPath());
+  it('searches the full text and survives queries with FTS syntax in them', () => {
+    const a = store.open(tempPath());
     a.put(exchange(1, 'The parser failed on NEAR tokens', 'TypeError: cannot read properties of undefined'));
     a.put(exchange(2, 'All good'));
     expect(a.search('s', 'TypeError', 5).map((h) => h.seq)).toEqual([1]);
+    expect(a.search('s', 'typeerror', 5)[0]!.snippet).toContain('[TypeError]');
+    expect(a.search('s', 'TypeError zebra', 5)).toEqual([]);
     expect(a.search('s', 'handler42', 5).map((h) => h.seq)).toEqual([2]);
     for (const q of ['"unbalanced', 'NEAR(a b)', 'foo* OR (', 'a AND', ':', '']) expect(() => a.search('s', q, 5)).not.toThrow();
     expect(a.search('s', '', 5)).toEqual([]);
@@ -104,13 +106,13 @@ describe('SQLite archive (L5): a real file, reopened', () => {
     a.close();
   });
 
-  it('refuses a file that is not a database with a clear message and leaves it untouched', () => {
+  it('refuses a file that is not an archive with a clear message and leaves it untouched', () => {
     const path = tempPath('notes.sqlite');
     const bytes = Buffer.from('my precious notes, not a database\n'.repeat(300));
     writeFileSync(path, bytes);
     let error: unknown;
     try {
-      openSqliteArchive(path);
+      store.open(path);
     } catch (e) {
       error = e;
     }
@@ -119,6 +121,53 @@ describe('SQLite archive (L5): a real file, reopened', () => {
     expect((error as Error).message).toContain(path);
     expect((error as Error).message).toMatch(/Move it away/);
     expect(readFileSync(path).equals(bytes)).toBe(true);
+  });
+
+  it('round-trips an answer with thinking and redacted thinking blocks', () => {
+    const path = tempPath();
+    const a = store.open(path);
+    const withThinking: ArchivedExchange = {
+      ...exchange(1),
+      full: [
+        { role: 'user', content: [{ type: 'text', text: 'go' }] },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'plan first', signature: 'sig' }, { type: 'redacted_thinking', data: 'QUJD' }, { type: 'text', text: 'ok' }] },
+      ],
+    };
+    a.put(withThinking);
+    a.close();
+    const b = store.open(path);
+    expect(b.get('s', 1)?.full).toEqual(withThinking.full);
+    expect(b.search('s', 'plan', 5).map((h) => h.seq)).toEqual([1]);
+    expect(b.search('s', 'QUJD', 5)).toEqual([]);
+    b.close();
+  });
+
+  it('keeps the tokenizer factor per model across reopening, the latest winning', () => {
+    const path = tempPath();
+    const a = store.open(path);
+    expect(a.tokenFactor('claude-sonnet-5-5')).toBeUndefined();
+    a.saveTokenFactor('claude-sonnet-5-5', 1.1, 1);
+    a.saveTokenFactor('claude-sonnet-5-5', 1.17, 2);
+    a.saveTokenFactor('claude-haiku-5-5', 0.93, 3);
+    a.close();
+    const b = store.open(path);
+    expect(b.tokenFactor('claude-sonnet-5-5')).toBe(1.17);
+    expect(b.tokenFactor('claude-haiku-5-5')).toBe(0.93);
+    b.close();
+  });
+});
+
+describe('SQLite archive: blobs, locks, schema', () => {
+  const tempPath = (name = 'archive.sqlite') => tempFile(name);
+  it('stores the same file read twice once (content-addressed blobs)', () => {
+    const a = openSqliteArchive(tempPath());
+    a.put(exchange(1));
+    a.put(exchange(2));
+    const stats = a.stats();
+    expect(stats.exchanges).toBe(2);
+    expect(stats.blobs).toBe(1);
+    expect(stats.blobBytes).toBe(Buffer.byteLength(bigFile));
+    a.close();
   });
 
   it('reports a database locked by another process, and loses nothing archived before', () => {
@@ -165,40 +214,8 @@ describe('SQLite archive (L5): a real file, reopened', () => {
   });
 });
 
-describe('SQLite archive: thinking blocks and tokenizer calibration', () => {
-  it('round-trips an answer with thinking and redacted thinking blocks', () => {
-    const path = tempPath();
-    const a = openSqliteArchive(path);
-    const withThinking: ArchivedExchange = {
-      ...exchange(1),
-      full: [
-        { role: 'user', content: [{ type: 'text', text: 'go' }] },
-        { role: 'assistant', content: [{ type: 'thinking', thinking: 'plan first', signature: 'sig' }, { type: 'redacted_thinking', data: 'QUJD' }, { type: 'text', text: 'ok' }] },
-      ],
-    };
-    a.put(withThinking);
-    a.close();
-    const b = openSqliteArchive(path);
-    expect(b.get('s', 1)?.full).toEqual(withThinking.full);
-    expect(b.search('s', 'plan', 5).map((h) => h.seq)).toEqual([1]);
-    expect(b.search('s', 'QUJD', 5)).toEqual([]);
-    b.close();
-  });
-
-  it('keeps the tokenizer factor per model across reopening, the latest winning', () => {
-    const path = tempPath();
-    const a = openSqliteArchive(path);
-    expect(a.tokenFactor('claude-sonnet-5-5')).toBeUndefined();
-    a.saveTokenFactor('claude-sonnet-5-5', 1.1, 1);
-    a.saveTokenFactor('claude-sonnet-5-5', 1.17, 2);
-    a.saveTokenFactor('claude-haiku-5-5', 0.93, 3);
-    a.close();
-    const b = openSqliteArchive(path);
-    expect(b.tokenFactor('claude-sonnet-5-5')).toBe(1.17);
-    expect(b.tokenFactor('claude-haiku-5-5')).toBe(0.93);
-    b.close();
-  });
-
+describe('SQLite archive: schema upgrade', () => {
+  const tempPath = (name = 'archive.sqlite') => tempFile(name);
   it('upgrades an archive of schema 1 in place, keeping its exchanges', () => {
     const path = tempPath();
     const a = openSqliteArchive(path);
@@ -229,5 +246,48 @@ describe('SQLite archive: thinking blocks and tokenizer calibration', () => {
     expect(b.sessionInfo('s')).toEqual({ title: 'Second', source: 'claude-code:/b.jsonl' });
     expect(b.sessionInfo('other')).toBeUndefined();
     b.close();
+  });
+});
+
+describe('JSON Lines archive: what a crash or another version leaves', () => {
+  it('skips a damaged line and a line cut by a crash, keeps the rest, and appends after them', () => {
+    const path = tempFile('archive.jsonl');
+    const a = openJsonlArchive(path);
+    a.put(exchange(1));
+    a.put(exchange(2));
+    a.close();
+    const lines = readFileSync(path, 'utf8').split('\n');
+    // Line 2 is e1's record: damage it; then a half-written record with no newline.
+    lines[1] = '{"t": "put", "sessionId": "s", "seq": 1, "oops"';
+    writeFileSync(path, `${lines.join('\n')}{"t":"put","sessionId":"s","se`);
+    const b = openJsonlArchive(path);
+    expect(b.damagedLines).toEqual([2, 4]);
+    expect(b.get('s', 1)).toBeUndefined();
+    expect(b.get('s', 2)).toEqual(exchange(2));
+    b.put(exchange(3));
+    b.close();
+    const c = openJsonlArchive(path);
+    expect(c.get('s', 3)).toEqual(exchange(3));
+    expect(c.lastSeq('s')).toBe(3);
+    c.close();
+  });
+
+  it('refuses an archive written by a newer format and leaves it untouched', () => {
+    const path = tempFile('archive.jsonl');
+    writeFileSync(path, '{"strata_archive": 99}\n');
+    expect(() => openJsonlArchive(path)).toThrow(/newer Strata/);
+    expect(readFileSync(path, 'utf8')).toBe('{"strata_archive": 99}\n');
+  });
+
+  it('searches words without case or accents, a hyphenated query word as a phrase, best match first', () => {
+    const a = openJsonlArchive(':memory:');
+    a.put(exchange(1, 'Le café est prêt: re-run the build'));
+    a.put(exchange(2, 'run it, run it again, then run the build'));
+    expect(a.search('s', 'CAFE', 5).map((h) => h.seq)).toEqual([1]);
+    expect(a.search('s', 're-run', 5).map((h) => h.seq)).toEqual([1]);
+    expect(a.search('s', 'run', 5).map((h) => h.seq)).toEqual([2, 1]);
+    expect(a.search('s', 'run', 1).map((h) => h.seq)).toEqual([2]);
+    expect(a.search('other', 'run', 5)).toEqual([]);
+    a.close();
   });
 });

@@ -3,15 +3,16 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ArchivedExchange } from '../../src/engine/ports';
+import { openJsonlArchive } from '../../src/adapters/jsonlArchiveStore';
 import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
 import { makeTempDir } from '../../src/adapters/tempFiles';
 
 const temps: Array<{ remove: () => void }> = [];
 afterEach(() => temps.splice(0).forEach((t) => t.remove()));
-function tempPath(): string {
+function tempPath(name = 'archive.sqlite'): string {
   const t = makeTempDir('strata-supersede-');
   temps.push(t);
-  return join(t.dir, 'archive.sqlite');
+  return join(t.dir, name);
 }
 
 function exchange(seq: number, extra: Partial<ArchivedExchange> = {}): ArchivedExchange {
@@ -50,14 +51,22 @@ describe('SQLite archive: superseded exchanges (edit and resend)', () => {
     expect(db.pragma('user_version', { simple: true })).toBe(4);
     db.close();
   });
+});
 
+/** The same behaviour from the JSON Lines store the extension falls back to when SQLite does not load. */
+const stores = [
+  { name: 'SQLite', file: 'archive.sqlite', open: (path: string) => openSqliteArchive(path) },
+  { name: 'JSON Lines', file: 'archive.jsonl', open: (path: string) => openJsonlArchive(path) },
+];
+
+describe.each(stores)('$name archive: superseded exchanges (edit and resend)', (store) => {
   it('marks the superseded rows in the same put as the new exchange, and keeps them readable and searchable', () => {
-    const path = tempPath();
-    const archive = openSqliteArchive(path);
+    const path = tempPath(store.file);
+    const archive = store.open(path);
     for (const seq of [1, 2, 3]) archive.put(exchange(seq));
     archive.put(exchange(4, { supersedes: [2, 3] }));
     archive.close();
-    const reopened = openSqliteArchive(path);
+    const reopened = store.open(path);
     expect(reopened.get('s', 2)?.supersededBy).toBe(4);
     expect(reopened.get('s', 3)?.full).toEqual(exchange(3).full);
     expect(reopened.get('s', 4)?.supersededBy).toBeUndefined();
@@ -69,7 +78,8 @@ describe('SQLite archive: superseded exchanges (edit and resend)', () => {
   });
 
   it('writes the mark of an exchange put late (a retried write) and on a repeated identical put', () => {
-    const archive = openSqliteArchive(tempPath());
+    const path = tempPath(store.file);
+    const archive = store.open(path);
     archive.put(exchange(1));
     archive.put(exchange(3, { supersedes: [2] }));
     archive.put(exchange(2, { supersededBy: 3 }));
@@ -77,5 +87,8 @@ describe('SQLite archive: superseded exchanges (edit and resend)', () => {
     archive.put(exchange(1, { supersededBy: 3 }));
     expect(archive.get('s', 1)?.supersededBy).toBe(3);
     archive.close();
+    const reopened = store.open(path);
+    expect([1, 2, 3].map((seq) => reopened.get('s', seq)?.supersededBy)).toEqual([3, 3, undefined]);
+    reopened.close();
   });
 });

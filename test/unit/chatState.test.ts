@@ -15,6 +15,12 @@ describe('webview chatReducer', () => {
     expect(chatReducer(s, { type: 'chat/idle', requestId: 'other' }).running).toBe('r1');
   });
 
+  it('keeps the storage status: an archive on the plain-file fallback is marked so, a later status replaces it', () => {
+    const fallback = run({ type: 'storage/status', ok: true, message: 'SQLite does not load here', fallback: true });
+    expect(fallback.storage).toEqual({ ok: true, message: 'SQLite does not load here', fallback: true });
+    expect(chatReducer(fallback, { type: 'storage/status', ok: true, message: 'Archive: a.sqlite' }).storage).toEqual({ ok: true, message: 'Archive: a.sqlite' });
+  });
+
   it('joins streamed deltas into one answer and starts a new one after a tool row', () => {
     const s = run(
       { type: 'local/sent', requestId: 'r1', text: 'q' },

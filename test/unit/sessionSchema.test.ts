@@ -88,6 +88,13 @@ describe('parseSessionText: what it accepts and repairs', () => {
     ]);
   });
 
+  it('reads a tool_use block without input as an empty input (zod 4.4+ requires unknown keys unless optional)', () => {
+    const line = '{"role": "assistant", "content": [{"type": "tool_use", "id": "a", "name": "Read"}]}';
+    const { messages, problems } = parseSessionText(line, 'i.jsonl');
+    expect(problems).toEqual([]);
+    expect(messages[0]!.content).toEqual([{ type: 'tool_use', id: 'a', name: 'Read', input: {} }]);
+  });
+
   it('normalises string content, tool_result parts and unknown blocks', () => {
     const lines = [
       '{"role": "user", "content": "plain words"}',

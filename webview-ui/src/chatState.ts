@@ -30,7 +30,7 @@ export interface ChatState {
   sessionCost: number;
   /** Share of the last prompt read from the prompt cache, 0..1; undefined before the first answer. */
   cacheHitRate: number | undefined;
-  storage: { ok: boolean; message: string } | undefined;
+  storage: { ok: boolean; message: string; fallback?: boolean } | undefined;
   /** Exchange id of each user message, by item id (what Edit resends from). */
   userSeqs: Record<string, number>;
   /** Items an edited, resent message superseded (shown greyed; the archive keeps them). */
@@ -69,7 +69,7 @@ export function chatReducer(state: ChatState, action: HostToWebview | LocalActio
     case 'apiKey/status':
       return { ...state, apiKey: action.source };
     case 'storage/status':
-      return { ...state, storage: { ok: action.ok, message: action.message } };
+      return { ...state, storage: { ok: action.ok, message: action.message, ...(action.fallback ? { fallback: true } : {}) } };
     case 'session/started':
       return action.sessionId === state.sessionId ? state : { ...state, sessionId: action.sessionId, items: historyItems(action), running: undefined, usage: undefined, sessionCost: 0, cacheHitRate: undefined, userSeqs: {}, superseded: [] };
     case 'usage/updated':

@@ -24,7 +24,7 @@ export function ContextPanel(props: {
   engine: EngineSettings | undefined;
   sessionCost: number;
   cacheHitRate: number | undefined;
-  storage: { ok: boolean; message: string } | undefined;
+  storage: { ok: boolean; message: string; fallback?: boolean } | undefined;
   busy: boolean;
 }) {
   const { usage, engine } = props;
@@ -62,6 +62,11 @@ export function ContextPanel(props: {
       {props.storage && !props.storage.ok && (
         <p className="storage-error" role="alert" data-testid="storage-error">
           <span className="codicon codicon-warning" aria-hidden="true" /> {props.storage.message}
+        </p>
+      )}
+      {props.storage?.ok && props.storage.fallback && (
+        <p className="storage-warning" role="status" data-testid="storage-fallback">
+          <span className="codicon codicon-info" aria-hidden="true" /> {props.storage.message}
         </p>
       )}
     </section>
