@@ -38,9 +38,22 @@ export function MessageList(props: { items: ChatItem[]; onApproval: AnswerApprov
 function Row({ item, onApproval, resend }: { item: ChatItem; onApproval: AnswerApproval; resend: ResendProps }) {
   switch (item.kind) {
     case 'user':
+      if (item.past) {
+        return (
+          <div className="msg user past" data-testid="history-entry">
+            {item.text}
+          </div>
+        );
+      }
       return <UserMessage text={item.text} seq={resend.userSeqs[item.id]} superseded={resend.superseded.includes(item.id)} onResend={resend.onResend} />;
     case 'assistant':
-      return <div className="msg assistant">{item.text}</div>;
+      return item.past ? (
+        <div className={`msg ${item.kind} past`} data-testid="history-entry">
+          {item.text}
+        </div>
+      ) : (
+        <div className={`msg ${item.kind}`}>{item.text}</div>
+      );
     case 'approval':
       return <ApprovalCard item={item} onAnswer={(approved, feedback) => onApproval(item.id, approved, feedback)} />;
     case 'tool':
