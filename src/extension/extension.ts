@@ -105,6 +105,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   };
   const importSession = importSessionCommand({
     storageDir,
+    archive: () => archiveProbe,
     settings: () => config.explicitEngineSettings(),
     logger,
     onImported: () => t.refresh(),
