@@ -1,18 +1,15 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
-import { makeTempDir } from '../../src/adapters/tempFiles';
 import type { ArchivedExchange } from '../../src/engine/ports';
 import { ArchiveError } from '../../src/engine/ports';
+import { useTempDirs } from '../support/tempDirs';
 
 /** The archive's browsing and maintenance API over real SQLite files. */
-const temps: Array<{ remove: () => void }> = [];
-afterEach(() => temps.splice(0).forEach((t) => t.remove()));
+const tempDir = useTempDirs('strata-browse-');
 function tempPath(): string {
-  const t = makeTempDir('strata-browse-');
-  temps.push(t);
-  return join(t.dir, 'archive.sqlite');
+  return join(tempDir(), 'archive.sqlite');
 }
 
 const T0 = Date.UTC(2026, 10, 1, 9, 0, 0);

@@ -1,26 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
-import { makeTempDir } from '../../src/adapters/tempFiles';
 import { replaySession } from '../../src/cli/replaySession';
 import type { ArchivedExchange } from '../../src/engine/ports';
 import { resolveEngineSettings } from '../../src/shared/engineSettings';
 import { parseSessionText } from '../../src/shared/sessionSchema';
 import { exportedMessages, loadSession, sessionJsonl } from '../../src/extension/sessionExport';
 import { charTokenizer, silentLogger } from '../support/engineHarness';
+import { useTempDirs } from '../support/tempDirs';
 
 /**
  * JSONL export: a session replayed into a real archive, exported, parsed back with the session
  * parser (what `strata replay` reads) and replayed again into a second archive.
  */
-const temps: Array<{ remove: () => void }> = [];
-afterEach(() => temps.splice(0).forEach((t) => t.remove()));
-function tempDir(): string {
-  const t = makeTempDir('strata-export-');
-  temps.push(t);
-  return t.dir;
-}
+const tempDir = useTempDirs('strata-export-');
 
 const SESSION = join(__dirname, '..', '..', 'bench', 'sessions', 'cc-cclog-sample-12a546d1.jsonl');
 
