@@ -359,9 +359,12 @@ async function exportAndDeleteSteps(page: Page, webview: Frame, server: CodeServ
     // A menu opened a moment ago can drop a click (seen under load): pause, and press Enter on it if it stays open.
     await page.waitForTimeout(300);
     await entry.click({ timeout: STEP_TIMEOUT_MS });
-    if (await entry.isVisible().catch(() => false)) {
-      await entry.hover();
-      await page.keyboard.press('Enter');
+    // The menu can take a moment to close after a click that worked: only a menu still open after
+    // that gets the Enter (a hover on a menu that closed meanwhile would wait for it in vain).
+    const closed = await entry.waitFor({ state: 'hidden', timeout: 2_000 }).then(() => true, () => false);
+    if (!closed) {
+      await entry.hover({ timeout: 2_000 }).catch(() => undefined);
+      if (await entry.isVisible().catch(() => false)) await page.keyboard.press('Enter');
     }
   };
   await check('Export Archived Session... as JSON Lines writes a session file that parses back to the chat (superseded exchanges left out)', async () => {
