@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { engineSettingsSchema } from './engineSettings';
 import { mentionItemSchema } from './mentionItems';
 import { settingGroupSchema, settingScopeSchema, settingValueSchema } from './settingsFields';
+import { DEFAULT_MODEL } from './defaultModel';
 
 /**
  * Messages between the extension host and the sidebar webview: two discriminated unions with
@@ -14,7 +15,7 @@ const requestId = z.string().min(1).max(100);
 /** Model and approval settings (`strata.model`, `strata.autoApprove.*` ...), beside the engine's. */
 export const modelSettingsSchema = z.object({
   /** Anthropic model id for chat answers. */
-  model: z.string().min(1).max(200).default('claude-sonnet-4-5'),
+  model: z.string().min(1).max(200).default(DEFAULT_MODEL),
   /** Model id for condensing calls; empty means the chat model. */
   condenseModel: z.string().max(200).default(''),
   /** Messages API base URL; empty means Anthropic's. */

@@ -41,7 +41,7 @@ const baseSettings = { 'security.workspace.trust.enabled': false, 'workbench.sta
 
 async function main(): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
-  const api = await MessagesApiServer.start({ models: [{ id: 'claude-sonnet-4-5', max_input_tokens: 200_000, max_tokens: 64_000 }] });
+  const api = await MessagesApiServer.start({ models: [{ id: 'claude-sonnet-5-5', max_input_tokens: 200_000, max_tokens: 64_000 }] });
   const claudeConfig = mkdtempSync(join(tmpdir(), 'strata-e2e-claude-'));
   cpSync(CLAUDE_FIXTURE, join(claudeConfig, 'projects'), { recursive: true });
   const server = await startCodeServer({ vsix: VSIX, settings: baseSettings, files: { 'hello.ts': HELLO }, env: { CLAUDE_CONFIG_DIR: claudeConfig } });
@@ -207,7 +207,7 @@ async function main(): Promise<void> {
         for (const name of ['read_file', 'edit_file', 'execute_command', 'recall', 'lsp_hover', 'lsp_definition']) if (!tools.includes(name)) throw new Error(`tool ${name} missing from a request: ${tools.join(', ')}`);
         const marks = JSON.stringify(body).split('"cache_control"').length - 1;
         if (marks < 1 || marks > 4) throw new Error(`expected 1..4 cache_control marks, found ${marks}`);
-        if (body.stream !== true || body.model !== 'claude-sonnet-4-5') throw new Error(`unexpected model/stream: ${body.model} ${String(body.stream)}`);
+        if (body.stream !== true || body.model !== 'claude-sonnet-5-5') throw new Error(`unexpected model/stream: ${body.model} ${String(body.stream)}`);
       }
       const firstUser = JSON.stringify(bodies[0]!.messages.at(-1));
       if (!firstUser.includes('What does hello.ts export?')) throw new Error(`the first request lacks the user text: ${firstUser.slice(0, 300)}`);
