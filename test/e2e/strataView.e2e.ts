@@ -6,6 +6,7 @@ import { parseSessionText } from '../../src/shared/sessionSchema';
 import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { startCodeServer, type CodeServer } from './codeServer';
+import { markdownAnswerStep } from './markdownSteps';
 import { mentionSteps, settingsPanelSteps, showDiffStep, type StepContext } from './webuiSteps';
 
 /**
@@ -56,6 +57,8 @@ async function main(): Promise<void> {
   };
   try {
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // The code block's Copy button writes through the clipboard API; the Markdown step reads it back.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     const consoleErrors: string[] = [];
     page.on('console', (m) => {
       if (m.type() === 'error' && /Content Security Policy|Strata webview/i.test(m.text())) consoleErrors.push(m.text());
@@ -250,6 +253,8 @@ async function main(): Promise<void> {
     await archiveSearchSteps(page, shot);
     await openSessionSteps(page, webview, shot);
     await exportAndDeleteSteps(page, webview, server, shot);
+    // Last: its exchange would change the request and exchange counts the steps above check.
+    await markdownAnswerStep(webui, api);
 
     if (consoleErrors.length > 0) throw new Error(`webview console errors:\n${consoleErrors.join('\n')}`);
     console.log(`e2e: all checks passed; screenshots in ${SHOTS}`);

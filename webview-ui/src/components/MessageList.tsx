@@ -1,5 +1,6 @@
 import type { ChatItem, EngineEventView } from '../chatState';
 import { ApprovalCard } from './ApprovalCard';
+import { AssistantMarkdown } from './AssistantMarkdown';
 import { UserMessage } from './UserMessage';
 
 type AnswerApproval = (requestId: string, approved: boolean, feedback?: string) => void;
@@ -49,10 +50,12 @@ function Row({ item, onApproval, resend }: { item: ChatItem; onApproval: AnswerA
     case 'assistant':
       return item.past ? (
         <div className={`msg ${item.kind} past`} data-testid="history-entry">
-          {item.text}
+          <AssistantMarkdown text={item.text} />
         </div>
       ) : (
-        <div className={`msg ${item.kind}`}>{item.text}</div>
+        <div className={`msg ${item.kind}`}>
+          <AssistantMarkdown text={item.text} />
+        </div>
       );
     case 'approval':
       return <ApprovalCard item={item} onAnswer={(approved, feedback) => onApproval(item.id, approved, feedback)} />;
