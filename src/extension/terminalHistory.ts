@@ -37,12 +37,15 @@ export class TerminalHistory {
   ) {}
 
   record(command: TerminalCommand): void {
-    const lines = cleanTerminalOutput(command.output).split('\n');
+    // Whatever is kept here goes to the model and into the archive: secrets never do.
+    const listsEnvironment = ENVIRONMENT_LISTING.test(command.command.trim());
+    const output = listsEnvironment ? '[output not recorded: it lists environment variables, which may hold secrets]' : redactSecrets(cleanTerminalOutput(command.output));
+    const lines = output.split('\n');
     const kept = lines.slice(-this.limits.linesPerCommand);
     const cut = lines.length - kept.length;
     const status = command.exitCode === undefined ? '' : ` (exit ${command.exitCode})`;
     const body = [...(cut > 0 ? [`… ${cut} earlier lines`] : []), ...kept].join('\n');
-    this.entries.push(`$ ${command.command.trim()}${status}${body ? `\n${body}` : ''}`);
+    this.entries.push(`$ ${redactSecrets(command.command.trim())}${status}${body ? `\n${body}` : ''}`);
     this.entries.splice(0, Math.max(0, this.entries.length - this.limits.commands));
   }
 
@@ -77,4 +80,18 @@ export function cleanTerminalOutput(raw: string): string {
     .map((line) => line.split('\r').filter((part) => part.length > 0).pop() ?? '')
     .join('\n')
     .replace(/\s+$/, '');
+}
+
+/** `env`, `printenv`, `set` and `export` without arguments print every variable, secrets included. */
+const ENVIRONMENT_LISTING = /^(env|printenv|set|export|declare\s+-x)\s*$/;
+
+/** Names of values that are secrets: API keys, tokens, passwords. */
+const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*(?:api[_-]?key|token|secret|passw(?:or)?d|credential|auth)[A-Za-z0-9_.-]*`;
+const SECRET_ASSIGNMENT = new RegExp(String.raw`(${SECRET_NAME}\s*[=:]\s*)("[^"]*"|'[^']*'|\S+)`, 'gi');
+/** Key formats that are secret wherever they appear (Anthropic, OpenAI-style, GitHub, AWS access keys). */
+const SECRET_TOKENS = /\b(?:sk-ant-[A-Za-z0-9_-]{8,}|sk-[A-Za-z0-9_-]{20,}|gh[pousr]_[A-Za-z0-9]{20,}|AKIA[0-9A-Z]{16})\b/g;
+
+/** `text` with the values of secret-named assignments and known key formats replaced by `[redacted]`. */
+export function redactSecrets(text: string): string {
+  return text.replace(SECRET_ASSIGNMENT, (_, name: string) => `${name}[redacted]`).replace(SECRET_TOKENS, '[redacted]');
 }

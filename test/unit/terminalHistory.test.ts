@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanTerminalOutput, TerminalHistory } from '../../src/extension/terminalHistory';
+import { cleanTerminalOutput, redactSecrets, TerminalHistory } from '../../src/extension/terminalHistory';
 
 /** One token per word: easy to reason about in a test, linear like the real counter. */
 const words = (text: string) => text.split(/\s+/).filter((w) => w.length > 0).length;
@@ -44,5 +44,25 @@ describe('TerminalHistory', () => {
     expect(words(text)).toBeLessThanOrEqual(cap);
     expect(text.endsWith('$ second (exit 0)\nnew line 1\nnew line 2\nnew line 3')).toBe(true);
     expect(text).not.toContain('$ first');
+  });
+});
+
+describe('secrets never reach the tail (it goes to the model and into the archive)', () => {
+  it('redacts secret-named assignments and known key formats, in the command line and the output', () => {
+    expect(redactSecrets('export ANTHROPIC_API_KEY=sk-ant-api03-abcdefghijkl')).toBe('export ANTHROPIC_API_KEY=[redacted]');
+    expect(redactSecrets('GITHUB_TOKEN: "ghp_0123456789abcdefghijABCDEFGHIJ" and password=hunter2')).toBe('GITHUB_TOKEN: [redacted] and password=[redacted]');
+    expect(redactSecrets('found key sk-ant-api03-zzzzzzzzzzzz in config')).toBe('found key [redacted] in config');
+    expect(redactSecrets('AWS AKIAABCDEFGHIJKLMNOP here')).toBe('AWS [redacted] here');
+    expect(redactSecrets('npm test -- parser: 3 passed, tokenizer ok')).toBe('npm test -- parser: 3 passed, tokenizer ok');
+  });
+
+  it('keeps the command but not the output of a listing of the environment, and redacts what other commands print', () => {
+    const history = new TerminalHistory((t) => t.length);
+    history.record({ command: 'printenv', exitCode: 0, output: 'HOME=/home/dev\nANTHROPIC_API_KEY=sk-ant-api03-secretsecret\n' });
+    history.record({ command: 'cat .env', exitCode: 0, output: 'DB_PASSWORD=s3cret\nPORT=8080\n' });
+    const text = history.text()!;
+    expect(text).toContain('$ printenv (exit 0)\n[output not recorded: it lists environment variables, which may hold secrets]');
+    expect(text).toContain('DB_PASSWORD=[redacted]\nPORT=8080');
+    expect(text).not.toMatch(/secretsecret|s3cret/);
   });
 });
