@@ -58,6 +58,8 @@ export class Task {
   private begun: ExchangeBegin = {};
   /** Set by a resend until its first exchange begins. */
   private resentFrom?: number;
+  /** The terminal tail as last sent, so an unchanged one is not sent again. */
+  private terminalSent?: string;
   /** The turn in flight: its own controller (a resend stops it) and its end. */
   private current?: { controller: AbortController; done: Promise<void> };
   /** Turns whose answer lacked the housekeeping the engine asked for. */
@@ -101,15 +103,19 @@ export class Task {
       await this.current.done;
     }
     if (this.running) throw new StrataError('The task is still finishing the stopped turn; try the resend again in a moment.', 'task_busy');
-    const { superseded, by } = this.options.engine.supersedeFrom(seq);
-    // Results owed to a superseded answer are owed no more; the engine answers any call left open.
-    this.owedResults = [];
-    this.emit({ type: 'resent', from: seq, by, superseded });
-    this.resentFrom = seq;
-    await this.run(text, signal);
+    // Superseded only once the new message is ready to begin, with no await in between: the marks
+    // reach the archive with the new exchange, so a resend stopped while its mentions resolve
+    // leaves nothing superseded that a reopened session would not also see.
+    await this.run(text, signal, () => {
+      const { superseded, by } = this.options.engine.supersedeFrom(seq);
+      // Results owed to a superseded answer are owed no more; the engine answers any call left open.
+      this.owedResults = [];
+      this.emit({ type: 'resent', from: seq, by, superseded });
+      this.resentFrom = seq;
+    });
   }
 
-  private async run(text: string, signal: AbortSignal): Promise<void> {
+  private async run(text: string, signal: AbortSignal, beforeBegin?: () => void): Promise<void> {
     this.running = true;
     const controller = new AbortController();
     const stop = () => controller.abort();
@@ -122,6 +128,11 @@ export class Task {
       const mentioned = new Set(findMentions(text).flatMap((m) => ('path' in m ? [mentionedPath(m.path)] : [])));
       const mentionBlocks = await resolveMentions(text, this.options.mentions, inner);
       const env = await this.environmentBlocks();
+      if (inner.aborted && beforeBegin) {
+        this.emit({ type: 'idle', reason: 'stopped' });
+        return;
+      }
+      beforeBegin?.();
       const content: ContentBlock[] = [...this.owedResults, { type: 'text', text }, ...mentionBlocks, ...env.blocks];
       this.owedResults = [];
       await this.loop({ message: { role: 'user', content }, begin: { userMessage: true, changedFiles: env.changed } }, inner, mentioned);
@@ -270,7 +281,11 @@ export class Task {
    * once); `changed` names them for the engine, which supersedes their old reads.
    */
   private async environmentBlocks(): Promise<{ blocks: TextBlock[]; changed: string[] }> {
-    const env = this.options.environment();
+    const fresh = this.options.environment();
+    // The terminal tail goes with an input only when it changed since it last went: resent with
+    // every tool step it would fill working memory with copies (the archive has each one).
+    const env = fresh.terminalOutput !== undefined && fresh.terminalOutput === this.terminalSent ? { ...fresh, terminalOutput: undefined } : fresh;
+    this.terminalSent = fresh.terminalOutput;
     const stale = (await this.options.tracker?.staleFiles()) ?? [];
     for (const file of stale) this.options.tracker?.forget(file.path);
     const staleFiles = stale.map((f) => (f.reason === 'deleted' ? `${f.path} (deleted)` : f.path));

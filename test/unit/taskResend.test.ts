@@ -51,6 +51,20 @@ afterEach(async () => {
 });
 
 describe('Task.resend over the real SDK and the local Messages API server', () => {
+  it('a resend stopped before its message begins supersedes nothing (the marks would have no exchange to travel with)', async () => {
+    session = await open();
+    server.enqueue(textAnswer('First answer.'), textAnswer('Second answer.'));
+    await session.task.send('first question');
+    await session.task.send('second question');
+    const stopped = new AbortController();
+    stopped.abort();
+    await session.task.resend(2, 'second question, edited', stopped.signal);
+    expect(events.filter((e) => e.type === 'resent')).toEqual([]);
+    expect(events.at(-1)).toEqual({ type: 'idle', reason: 'stopped' });
+    expect(session.engine.aliases()).toEqual({});
+    expect(server.messageRequests).toHaveLength(2);
+  });
+
   it('stops the running turn, supersedes the exchanges from the edited message on, and sends as if they never happened', async () => {
     session = await open();
     const task = session.task;
