@@ -63,6 +63,26 @@ describe('relayer: one step down, then pointers', () => {
     expect(outputText(state.tail[0]!)).toContain('superseded, a.ts was read again in e3');
   });
 
+  it('a change after a read supersedes it, unless a read after the change shows the file again', () => {
+    const edit = (seq: number, path: string): LiveExchange => {
+      const ex = live(seq);
+      ex.calls = new Map([[`t${seq}`, { name: 'Edit', input: { file_path: path, old_string: 'a', new_string: 'b' } }]]);
+      return ex;
+    };
+    const readThenEdit = stateWith([live(1, 'a.ts'), live(2, 'a.ts'), edit(3, 'a.ts'), live(4)]);
+    expect(relayer(readThenEdit, 4)).toBe(2);
+    for (const ex of readThenEdit.tail.slice(0, 2)) expect(outputText(ex)).toContain('[superseded, a.ts edited in e3 (this read shows it before that)');
+    const editThenRead = stateWith([live(1, 'a.ts'), edit(2, 'a.ts'), live(3, 'a.ts'), live(4)]);
+    expect(relayer(editThenRead, 4)).toBe(1);
+    expect(outputText(editThenRead.tail[0]!)).toContain('[superseded, a.ts was read again in e3');
+    expect(outputText(editThenRead.tail[2]!)).toContain('output of call 3');
+    // a change seen in the same exchange as a read: that read already shows it
+    const sameExchange = stateWith([live(1, 'a.ts'), { ...live(2, 'a.ts'), changedFiles: ['a.ts'] }, live(3)]);
+    expect(relayer(sameExchange, 3)).toBe(1);
+    expect(outputText(sameExchange.tail[0]!)).toContain('[superseded, a.ts was read again in e2');
+    expect(outputText(sameExchange.tail[1]!)).toContain('output of call 2');
+  });
+
   it('from pressure 1 masks every output but the newest exchange, and says so', () => {
     for (const pressure of [1, 2] as const) {
       const state = stateWith([live(1), live(2), live(3), live(4)], pressure);
@@ -145,6 +165,22 @@ describe('rebuildArchive under pressure: what each layer keeps', () => {
     const squeezed = make(3);
     expect(squeezed.index).toBe('');
     expect(squeezed.files).toBeUndefined();
+  });
+
+  it('summarises nothing a condensed summary already covers, from the exchange right after it', () => {
+    const state = stateWith(Array.from({ length: 12 }, (_, i) => live(i + 1)), 0, { summaryCount: 3 });
+    for (let seq = 1; seq <= 12; seq++) state.summaries.set(seq, `did step ${seq}`);
+    state.condensed = { throughSeq: 8, text: 'e1-e8 condensed' };
+    relayer(state, 2);
+    expect(state.archiveParts!.summaries).toEqual(['e9: did step 9', 'e10: did step 10']);
+  });
+
+  it('with no summary band forgets every folded summary and keeps the working-memory ones', () => {
+    const state = stateWith(Array.from({ length: 6 }, (_, i) => live(i + 1)), 0, { summaryCount: 0 });
+    for (let seq = 1; seq <= 6; seq++) state.summaries.set(seq, `did step ${seq}`);
+    relayer(state, 2);
+    expect(state.archiveParts!.summaries).toEqual([]);
+    expect([...state.summaries.keys()].sort((a, b) => a - b)).toEqual([5, 6]);
   });
 
   it('keeps the summaries of the configured band in the state while pressure 3 sends none', () => {
