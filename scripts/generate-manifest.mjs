@@ -1,5 +1,6 @@
 // Writes `contributes.configuration` into package.json from engineSettingsSchema (through
-// src/extension/settingsManifest.ts). test/unit/settingsManifest.test.ts fails when they differ.
+// src/extension/settingsManifest.ts), and the README's settings table from it (settingsTable.ts).
+// test/unit/settingsManifest.test.ts fails when either differs.
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,8 +9,11 @@ import { join } from 'node:path';
 const root = join(import.meta.dirname, '..');
 const out = join(root, '.tmp', 'settingsManifest.cjs');
 mkdirSync(join(root, '.tmp'), { recursive: true });
+const tableOut = join(root, '.tmp', 'settingsTable.cjs');
 await build({ entryPoints: [join(root, 'src/extension/settingsManifest.ts')], outfile: out, bundle: true, platform: 'node', format: 'cjs', logLevel: 'warning' });
+await build({ entryPoints: [join(root, 'src/extension/settingsTable.ts')], outfile: tableOut, bundle: true, platform: 'node', format: 'cjs', logLevel: 'warning' });
 const { buildConfigurationContribution } = createRequire(import.meta.url)(out);
+const { renderSettingsTable, withSettingsTable } = createRequire(import.meta.url)(tableOut);
 const pkgPath = join(root, 'package.json');
 const pkg = JSON.parse(readFileSync(pkgPath, 'utf8'));
 const next = buildConfigurationContribution();
@@ -17,3 +21,9 @@ const changed = JSON.stringify(pkg.contributes?.configuration) !== JSON.stringif
 pkg.contributes = { ...pkg.contributes, configuration: next };
 writeFileSync(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
 console.log(changed ? 'package.json: contributes.configuration updated' : 'package.json: contributes.configuration already up to date');
+
+const readmePath = join(root, 'README.md');
+const readme = readFileSync(readmePath, 'utf8');
+const nextReadme = withSettingsTable(readme, renderSettingsTable(next));
+writeFileSync(readmePath, nextReadme);
+console.log(nextReadme !== readme ? 'README.md: settings table updated' : 'README.md: settings table already up to date');

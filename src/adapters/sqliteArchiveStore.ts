@@ -2,12 +2,17 @@ import { createHash } from 'node:crypto';
 import { searchableText } from '../engine/blockTokens';
 import Database from 'better-sqlite3';
 import type { Message } from '../shared/messages';
+import type { ArchivedExchangeInfo, ArchivedSessionInfo, ArchiveBrowser, DeletedSession } from '../engine/archiveBrowser';
 import type { ArchivedExchange, ArchiveSearchHit, ArchiveStore } from '../engine/ports';
+import { sessionTitle } from '../shared/sessionTitle';
 import { ArchiveError } from '../engine/ports';
 import { archivedBodySchema } from './archivedBodySchema';
 
 /** Strings longer than this are stored once in `blobs`, by SHA-256, and referenced from the body. */
 const BLOB_FROM_CHARS = 256;
+
+/** A blob reference as it appears in `body_json` (a string value's own quotes would be escaped). */
+const BLOB_REF = /"\$blob":"([0-9a-f]{64})"/g;
 
 /** Ordered schema steps; `PRAGMA user_version` records the last one applied. */
 const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
@@ -69,7 +74,7 @@ type Row = { session_id: string; seq: number; created_at: number; header: string
  * L5: every exchange as a trio in one SQLite file (WAL). Long strings are content-addressed,
  * so a file read twice is stored once; FTS5 indexes header, summary and body text.
  */
-export class SqliteArchiveStore implements ArchiveStore {
+export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
   private readonly db: Database.Database;
 
   constructor(readonly path: string, options: ArchiveOptions = {}) {
@@ -137,18 +142,59 @@ export class SqliteArchiveStore implements ArchiveStore {
   }
 
   search(sessionId: string, query: string, limit: number): ArchiveSearchHit[] {
-    const terms = query.split(/\s+/).filter((t) => t.length > 0).map((t) => `"${t.replace(/"/g, '""')}"`);
-    if (terms.length === 0) return [];
-    const rows = guard(this.path, () =>
-      this.db
-        .prepare(
-          `SELECT f.session_id, f.seq, f.header, snippet(exchanges_fts, -1, '[', ']', '…', 12) AS snippet, e.superseded_by
-           FROM exchanges_fts f LEFT JOIN exchanges e ON e.session_id = f.session_id AND e.seq = f.seq
-           WHERE exchanges_fts MATCH ? AND f.session_id = ? ORDER BY rank LIMIT ?`,
-        )
-        .all(terms.join(' '), sessionId, Math.max(1, Math.floor(limit))) as Array<{ session_id: string; seq: number; header: string; snippet: string; superseded_by: number | null }>,
+    return this.searchIn(sessionId, query, limit);
+  }
+
+  searchAll(query: string, limit: number): ArchiveSearchHit[] {
+    return this.searchIn(undefined, query, limit);
+  }
+
+  /** Sessions with at least one exchange, the latest activity first; titles from each first exchange. */
+  sessions(): ArchivedSessionInfo[] {
+    const rows = guard(
+      this.path,
+      () =>
+        this.db
+          .prepare('SELECT session_id, MIN(seq) AS first_seq, MIN(created_at) AS first_at, MAX(created_at) AS last_at, COUNT(*) AS n FROM exchanges GROUP BY session_id ORDER BY last_at DESC, session_id')
+          .all() as Array<{ session_id: string; first_seq: number; first_at: number; last_at: number; n: number }>,
     );
-    return rows.map((r) => ({ sessionId: r.session_id, seq: Number(r.seq), header: r.header, snippet: r.snippet, ...(r.superseded_by !== null ? { supersededBy: r.superseded_by } : {}) }));
+    return rows.map((r) => ({ id: r.session_id, title: this.titleOf(r.session_id, r.first_seq), firstAt: r.first_at, lastAt: r.last_at, exchanges: r.n }));
+  }
+
+  exchanges(sessionId: string): ArchivedExchangeInfo[] {
+    const rows = guard(
+      this.path,
+      () => this.db.prepare('SELECT seq, created_at, header, summary FROM exchanges WHERE session_id = ? ORDER BY seq').all(sessionId) as Array<Pick<Row, 'seq' | 'created_at' | 'header' | 'summary'>>,
+    );
+    return rows.map((r) => ({ sessionId, seq: r.seq, createdAt: r.created_at, header: r.header, summary: r.summary }));
+  }
+
+  /**
+   * Deletes the session in one transaction: its exchanges, their FTS rows, the session row and
+   * the blobs only its exchanges referenced (blobs are shared by content across sessions).
+   */
+  deleteSession(sessionId: string): DeletedSession {
+    return guard(this.path, () =>
+      this.db.transaction((): DeletedSession => {
+        const bodies = this.db.prepare('SELECT body_json FROM exchanges WHERE session_id = ?').all(sessionId) as Array<Pick<Row, 'body_json'>>;
+        const candidates = new Set(bodies.flatMap((b) => blobRefs(b.body_json)));
+        const exchanges = this.db.prepare('DELETE FROM exchanges WHERE session_id = ?').run(sessionId).changes;
+        this.db.prepare('DELETE FROM exchanges_fts WHERE session_id = ?').run(sessionId);
+        this.db.prepare('DELETE FROM sessions WHERE id = ?').run(sessionId);
+        this.db.prepare('DELETE FROM session_info WHERE session_id = ?').run(sessionId);
+        if (candidates.size > 0) {
+          // One pass over what remains: a blob another exchange still points to stays.
+          for (const row of this.db.prepare('SELECT body_json FROM exchanges').iterate() as IterableIterator<Pick<Row, 'body_json'>>) {
+            for (const hash of blobRefs(row.body_json)) candidates.delete(hash);
+            if (candidates.size === 0) break;
+          }
+        }
+        const drop = this.db.prepare('DELETE FROM blobs WHERE hash = ?');
+        let blobs = 0;
+        for (const hash of candidates) blobs += drop.run(hash).changes;
+        return { exchanges, blobs };
+      })(),
+    );
   }
 
   updateTrio(sessionId: string, seq: number, header: string, summary: string): void {
@@ -204,6 +250,34 @@ export class SqliteArchiveStore implements ArchiveStore {
     if (this.db.open) this.db.close();
   }
 
+  /** FTS over one session, or over all when `sessionId` is undefined. Each word is matched as a quoted term. */
+  private searchIn(sessionId: string | undefined, query: string, limit: number): ArchiveSearchHit[] {
+    const terms = query.split(/\s+/).filter((t) => t.length > 0).map((t) => `"${t.replace(/"/g, '""')}"`);
+    if (terms.length === 0) return [];
+    const where = sessionId === undefined ? '' : 'AND f.session_id = ?';
+    const params = [terms.join(' '), ...(sessionId === undefined ? [] : [sessionId]), Math.max(1, Math.floor(limit))];
+    const rows = guard(this.path, () =>
+      this.db
+        .prepare(
+          `SELECT f.session_id, f.seq, f.header, snippet(exchanges_fts, -1, '[', ']', '…', 12) AS snippet, e.superseded_by
+           FROM exchanges_fts f LEFT JOIN exchanges e ON e.session_id = f.session_id AND e.seq = f.seq
+           WHERE exchanges_fts MATCH ? ${where} ORDER BY rank LIMIT ?`,
+        )
+        .all(...params) as Array<{ session_id: string; seq: number; header: string; snippet: string; superseded_by: number | null }>,
+    );
+    return rows.map((r) => ({ sessionId: r.session_id, seq: Number(r.seq), header: r.header, snippet: r.snippet, ...(r.superseded_by !== null ? { supersededBy: r.superseded_by } : {}) }));
+  }
+
+  /** The title an import recorded, else that of the session's first exchange (`sessionTitle`); '' when none or unreadable. */
+  private titleOf(sessionId: string, firstSeq: number): string {
+    try {
+      const recorded = this.sessionInfo(sessionId)?.title;
+      return recorded || (sessionTitle(this.get(sessionId, firstSeq)?.full ?? []) ?? '');
+    } catch {
+      return ''; // a damaged first exchange must not hide the session from the list
+    }
+  }
+
   /** Inside `put`'s transaction only: a blob is never stored without the exchange that uses it. */
   private storeBlob(text: string): string {
     const hash = createHash('sha256').update(text).digest('hex');
@@ -256,6 +330,10 @@ function guard<T>(path: string, work: () => T): T {
     }
     throw new ArchiveError(`The archive ${path} failed: ${error instanceof Error ? error.message : String(error)}.`, 'archive');
   }
+}
+
+function blobRefs(bodyJson: string): string[] {
+  return [...bodyJson.matchAll(BLOB_REF)].map((m) => m[1]!);
 }
 
 function isBlobRef(value: unknown): value is { $blob: string } {

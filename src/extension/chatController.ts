@@ -2,7 +2,7 @@ import type { EngineEvent } from '../engine/engineEvents';
 import type { Logger } from '../engine/ports';
 import type { TaskSession } from '../host/openTaskSession';
 import { StrataError } from '../shared/strataError';
-import type { ApiKeySource, HostCommand, HostToWebview, UsageView, WebviewToHost } from '../shared/webviewMessages';
+import type { ApiKeySource, HistoryEntry, HostCommand, HostToWebview, UsageView, WebviewToHost } from '../shared/webviewMessages';
 import type { ApprovalDecision, ApprovalRequest } from '../task/tools/tool';
 import { ApprovalBroker, type AutoApprove } from './approvalBroker';
 import type { ClampedSettings } from './clampSettings';
@@ -28,7 +28,15 @@ export interface ChatHost {
   autoApprove(): AutoApprove;
   /** The status bar meter. */
   showUsage(usage: UsageView): void;
+  /** An exchange of `sessionId` was archived (the archive tree refreshes). */
+  exchangeArchived?(sessionId: string): void;
   logger: Logger;
+}
+
+/** A resumed session's compact history (sessionHistory.ts builds it from the archive). */
+export interface ResumedHistory {
+  entries: HistoryEntry[];
+  omitted: number;
 }
 
 /** What Condense Now did: nothing to condense, refused while a turn runs, or the engine's events. */
@@ -53,6 +61,8 @@ export class ChatController {
   private stale = false;
   private running: Running | undefined;
   private condenseCount = 0;
+  /** Shown again if the webview reloads; undefined for a session started here. */
+  private history: ResumedHistory | undefined;
   private readonly approvals: ApprovalBroker;
 
   constructor(private readonly host: ChatHost) {
@@ -77,7 +87,7 @@ export class ChatController {
   handle(message: WebviewToHost): void {
     switch (message.type) {
       case 'webview/ready':
-        this.host.send({ type: 'session/started', sessionId: this.sessionId });
+        this.host.send(this.startedMessage());
         this.approvals.resendPending();
         void this.pushApiKeyStatus();
         return;
@@ -109,8 +119,26 @@ export class ChatController {
     await running?.done;
     await this.closeSession();
     this.sessionId = this.host.newSessionId();
+    this.history = undefined;
     this.host.logger.info(`session ${this.sessionId} started`);
-    this.host.send(requestId ? { type: 'session/started', requestId, sessionId: this.sessionId } : { type: 'session/started', sessionId: this.sessionId });
+    this.host.send(this.startedMessage(requestId));
+  }
+
+  /**
+   * Continues the archived session `sessionId`: what runs is stopped, the open session closed, and
+   * the next message opens `sessionId` (openTaskSession resumes it from the archive, folded). The
+   * webview shows `history`. Resuming the session in use changes nothing.
+   */
+  async resumeSession(sessionId: string, history: ResumedHistory): Promise<void> {
+    if (sessionId === this.sessionId) return;
+    const running = this.running;
+    this.stopRunning('The user opened another session.');
+    await running?.done;
+    await this.closeSession();
+    this.sessionId = sessionId;
+    this.history = history;
+    this.host.logger.info(`session ${sessionId} resumed (${history.entries.length + history.omitted} history entries)`);
+    this.host.send(this.startedMessage());
   }
 
   /** Condenses the open session now; its events show as rows in the chat flow. */
@@ -202,6 +230,7 @@ export class ChatController {
       if (signal.aborted) return;
       const off = session.task.onEvent((event) => {
         if (event.type === 'turn_done') this.host.showUsage(event.report.layers);
+        if (event.type === 'exchange') this.host.exchangeArchived?.(session.sessionId);
         for (const message of taskEventMessages(event, requestId)) emit(message);
       });
       try {
@@ -251,6 +280,15 @@ export class ChatController {
     } catch (error) {
       this.host.logger.warn(`closing session ${opened?.session.sessionId}: ${String(error)}`);
     }
+  }
+
+  private startedMessage(requestId?: string): HostToWebview {
+    return {
+      type: 'session/started',
+      ...(requestId ? { requestId } : {}),
+      sessionId: this.sessionId,
+      ...(this.history ? { history: this.history.entries, omitted: this.history.omitted } : {}),
+    };
   }
 
   private stopRunning(reason: string): void {

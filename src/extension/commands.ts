@@ -1,12 +1,25 @@
 import * as vscode from 'vscode';
 import type { ApiKeyStore } from './apiKeyStore';
+import { archiveCommandHandlers, type ArchiveCommandDeps } from './archiveCommands';
 import type { ChatController } from './chatController';
 import { COMMAND_IDS, type CommandId } from './commandIds';
 import type { DisposableStore } from './disposableStore';
 import type { LastRequestDocument } from './lastRequestDocument';
 
-export function registerCommands(store: DisposableStore, deps: { chat: ChatController; apiKeys: ApiKeyStore; lastRequest: LastRequestDocument; extensionId: string; showSettingsPanel(): Promise<void>; importSession: () => Promise<void> }): void {
-  const handlers: Record<CommandId, () => unknown> = {
+export function registerCommands(
+  store: DisposableStore,
+  deps: {
+    chat: ChatController;
+    apiKeys: ApiKeyStore;
+    lastRequest: LastRequestDocument;
+    extensionId: string;
+    showSettingsPanel(): Promise<void>;
+    importSession: () => Promise<void>;
+    archive: ArchiveCommandDeps;
+  },
+): void {
+  const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
+    ...archiveCommandHandlers(deps.archive),
     'strata.newSession': async () => {
       await deps.chat.newSession();
       await vscode.commands.executeCommand('strata.chat.focus');

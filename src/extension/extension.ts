@@ -1,13 +1,16 @@
 import * as vscode from 'vscode';
 import { newSessionId } from '../host/newSessionId';
 import { ApiKeyStore } from './apiKeyStore';
-import { openArchive } from './archiveStatus';
+import type { ArchiveBrowser } from '../engine/archiveBrowser';
+import type { Logger } from '../engine/ports';
+import { type ArchiveOpenResult, openArchive } from './archiveStatus';
 import { ARCHIVE_VIEW_ID, ArchiveTreeProvider } from './archiveTreeProvider';
 import { ChatController } from './chatController';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { registerCommands } from './commands';
 import { StrataConfig } from './config';
 import { DisposableStore } from './disposableStore';
+import { ExchangeDocument } from './exchangeDocument';
 import { LastRequestDocument } from './lastRequestDocument';
 import { searchMentions } from './mentionSearch';
 import { importSessionCommand } from './importSessionCommand';
@@ -45,6 +48,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // A conservative token estimate (code runs about 3-4 characters a token); the Task caps it again.
   const terminal = new TerminalHistory((text) => Math.ceil(text.length / 3));
   s.add(watchTerminals(terminal, logger));
+  // The archive the browser reads: its own connection to the SQLite file (each chat session opens another).
+  let browsing: { ok: true; browser: ArchiveBrowser } | { ok: false; message: string } = { ok: false, message: 'The archive is still opening; try again in a moment.' };
+  const browser = () => (browsing.ok ? browsing.browser : undefined);
+  let tree: ArchiveTreeProvider | undefined;
   chat = new ChatController({
     send: (message) => view?.send(message),
     apiKeySource: () => apiKeys.source(),
@@ -53,6 +60,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     openSession: sessionOpener({ config, apiKeys, storageDir, archive: () => archiveProbe, terminal, logger }),
     autoApprove: () => ({ writes: config.settings.model.autoApproveWrites, commands: config.settings.model.autoApproveCommands }),
     showUsage: (usage) => statusBar.showUsage(usage),
+    exchangeArchived: () => tree?.refresh(),
     logger,
   });
   const c = chat;
@@ -79,23 +87,41 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
 
-  const archiveView = s.add(vscode.window.createTreeView(ARCHIVE_VIEW_ID, { treeDataProvider: new ArchiveTreeProvider() }));
+  let archiveView: vscode.TreeView<unknown> | undefined;
+  const t = s.add(
+    new ArchiveTreeProvider(browser, (message) => {
+      if (message) logger.error(`archive view: ${message}`);
+      if (archiveView && browsing.ok) archiveView.message = message;
+    }),
+  );
+  tree = t;
+  archiveView = s.add(vscode.window.createTreeView(ARCHIVE_VIEW_ID, { treeDataProvider: t, showCollapseAll: true }));
   const lastRequest = s.add(new LastRequestDocument());
+  const documents = s.add(new ExchangeDocument(browser));
+  const archiveState = () => browsing;
   const showSettingsPanel = async () => {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
     view?.send({ type: 'settings/show' });
   };
   const importSession = importSessionCommand({
     storageDir,
+    archive: () => archiveProbe,
     settings: () => config.explicitEngineSettings(),
     logger,
-    // HOOK(archive): refresh the archive tree here once ArchiveTreeProvider has refresh().
-    onImported: () => {},
+    onImported: () => t.refresh(),
   });
-  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id, showSettingsPanel, importSession });
+  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id, showSettingsPanel, importSession, archive: { browser: archiveState, chat: c, tree: t, documents } });
 
   const archive = await archiveProbe;
   view.send({ type: 'storage/status', ok: archive.ok, message: archive.message, ...(archive.ok && archive.fallback ? { fallback: true } : {}) });
+  browsing = openBrowser(archive, logger);
+  if (browsing.ok) {
+    const opened = browsing.browser;
+    s.add({ dispose: () => opened.close() });
+    t.refresh();
+  } else if (archive.ok) {
+    archiveView.message = browsing.message;
+  }
   if (!archive.ok) {
     archiveView.message = archive.message;
     statusBar.showIdle('archive unavailable, see Output > Strata');
@@ -113,4 +139,30 @@ export async function deactivate(): Promise<void> {
   chat = undefined;
   store?.dispose();
   store = undefined;
+}
+
+/**
+ * The archive browser's own connection to the SQLite archive. The plain-file fallback (SQLite
+ * does not load in this editor) is not browsable: the message says so; chats still archive.
+ */
+function openBrowser(archive: ArchiveOpenResult, logger: Logger): { ok: true; browser: ArchiveBrowser } | { ok: false; message: string } {
+  if (!archive.ok) return { ok: false, message: archive.message };
+  if (archive.backend.kind !== 'sqlite') {
+    return { ok: false, message: 'The archive browser needs SQLite, which does not load in this editor; exchanges are still archived (plain-file archive) and the model can fetch them back.' };
+  }
+  try {
+    const store = archive.backend.open(archive.backend.path);
+    if (isArchiveBrowser(store)) return { ok: true, browser: store };
+    store.close();
+    return { ok: false, message: 'This archive store cannot be browsed.' };
+  } catch (error) {
+    const message = `The archive at ${archive.backend.path} could not be opened for browsing: ${error instanceof Error ? error.message : String(error)}`;
+    logger.error(message);
+    return { ok: false, message };
+  }
+}
+
+function isArchiveBrowser(store: object): store is ArchiveBrowser {
+  const s = store as Partial<Record<keyof ArchiveBrowser, unknown>>;
+  return typeof s.sessions === 'function' && typeof s.exchanges === 'function' && typeof s.searchAll === 'function' && typeof s.deleteSession === 'function';
 }

@@ -6,7 +6,8 @@ import { claudeCodeProjectsDir, clineTasksDir, listClaudeCodeSessions, listCline
 import type { Logger } from '../engine/ports';
 import type { EngineSettings } from '../shared/engineSettings';
 import { resolveEngineSettings } from '../shared/engineSettings';
-import { archiveAdvice, archivePathIn, isNativeModuleError } from './archiveStatus';
+import type { ArchiveOpenResult } from './archiveStatus';
+import { archiveAdvice, isNativeModuleError } from './archiveStatus';
 import { candidateItems, importReport } from './importSummary';
 
 export interface ImportSessionDeps {
@@ -15,6 +16,8 @@ export interface ImportSessionDeps {
   /** Engine settings the user set (headers and summaries are derived with them). */
   settings: () => Partial<EngineSettings>;
   logger: Logger;
+  /** The archive chosen at activation (SQLite, or the plain-file fallback); imports go there. */
+  archive: () => Promise<ArchiveOpenResult>;
   /** Called after anything was imported (the archive tree refreshes). */
   onImported: () => void;
 }
@@ -67,8 +70,11 @@ async function chooseFile(): Promise<Picked | undefined> {
 }
 
 async function runImport(path: string, label: string, deps: ImportSessionDeps): Promise<void> {
-  const archivePath = archivePathIn(deps.storageDir);
   try {
+    // The store the chat uses: SQLite, or the plain-file fallback when SQLite cannot load here.
+    const archive = await deps.archive();
+    if (!archive.ok) throw new Error(archive.message);
+    const { path: archivePath, open: openArchive } = archive.backend;
     const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Strata: importing ${label}`, cancellable: true }, async (progress, token) => {
       const abort = new AbortController();
       const sub = token.onCancellationRequested(() => abort.abort());
@@ -78,6 +84,7 @@ async function runImport(path: string, label: string, deps: ImportSessionDeps): 
         const { importSessions } = await import('../host/importSession');
         return await importSessions(path, {
           archivePath,
+          openArchive,
           settings: resolveEngineSettings(deps.settings()),
           logger: deps.logger,
           signal: abort.signal,

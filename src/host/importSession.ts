@@ -5,7 +5,7 @@ import { openSqliteArchive } from '../adapters/sqliteArchiveStore';
 import { systemClock } from '../adapters/systemClock';
 import { createTiktokenTokenizer } from '../adapters/tiktokenTokenizer';
 import { replaySession } from '../cli/replaySession';
-import type { Clock, Logger, Tokenizer } from '../engine/ports';
+import type { ArchiveStore, Clock, Logger, Tokenizer } from '../engine/ports';
 import type { EngineSettings } from '../shared/engineSettings';
 import { resolveEngineSettings } from '../shared/engineSettings';
 import type { ParsedSession } from '../shared/sessionSchema';
@@ -14,9 +14,14 @@ import { newSessionId } from './newSessionId';
 /** The answer given to a transcript's last input when the transcript ends before its answer. */
 export const NO_ANSWER = '[no answer: the transcript ends here]';
 
+/** The archive an import writes: titles and sources are kept where the store has a place for them. */
+export type ImportArchive = ArchiveStore & { setSessionInfo?(sessionId: string, info: { title: string; source: string }, at: number): void };
+
 export interface ImportOptions {
-  /** The SQLite archive the sessions go into (created if missing). */
+  /** The archive the sessions go into (created if missing): SQLite unless `openArchive` says otherwise. */
   archivePath: string;
+  /** Opens the archive at `archivePath` (the editor's plain-file fallback when SQLite cannot load). */
+  openArchive?: (path: string) => ImportArchive;
   /** Read every file in this format (a folder: only its sessions of this format); detected otherwise. */
   from?: ImportFormat;
   /** Engine settings for deriving headers and summaries; the defaults when absent. */
@@ -63,7 +68,7 @@ export async function importSessions(path: string, options: ImportOptions): Prom
   const sources = findImportSources(path, options.from);
   const clock = options.clock ?? systemClock;
   const settings = options.settings ?? resolveEngineSettings({});
-  const archive = openSqliteArchive(options.archivePath);
+  const archive = (options.openArchive ?? openSqliteArchive)(options.archivePath);
   const tokenizer = options.tokenizer ?? createTiktokenTokenizer();
   const result: ImportResult = { imported: [], failed: [] };
   try {
@@ -75,7 +80,7 @@ export async function importSessions(path: string, options: ImportOptions): Prom
         const sessionId = uniqueId(archive.listSessions(), clock);
         const replayed = await replaySession(session, sessionId, settings, { tokenizer, archive, logger: options.logger }, () => {}, options.signal ? { signal: options.signal } : {});
         const title = typeof session.meta.title === 'string' ? session.meta.title : basename(source.path);
-        if (replayed.turns > 0) archive.setSessionInfo(sessionId, { title, source: `${source.format}:${source.path}` }, clock.now());
+        if (replayed.turns > 0) archive.setSessionInfo?.(sessionId, { title, source: `${source.format}:${source.path}` }, clock.now());
         result.imported.push({ source, sessionId, title, exchanges: replayed.turns - replayed.unarchived, problems: replayed.problems, unarchived: replayed.unarchived, interrupted: replayed.interrupted });
       } catch (error) {
         if (!(error instanceof Error)) throw error;

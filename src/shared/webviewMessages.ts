@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { engineSettingsSchema } from './engineSettings';
 import { mentionItemSchema } from './mentionItems';
 import { settingGroupSchema, settingScopeSchema, settingValueSchema } from './settingsFields';
+import { DEFAULT_MODEL } from './defaultModel';
 
 /**
  * Messages between the extension host and the sidebar webview: two discriminated unions with
@@ -14,7 +15,7 @@ const requestId = z.string().min(1).max(100);
 /** Model and approval settings (`strata.model`, `strata.autoApprove.*` ...), beside the engine's. */
 export const modelSettingsSchema = z.object({
   /** Anthropic model id for chat answers. */
-  model: z.string().min(1).max(200).default('claude-sonnet-4-5'),
+  model: z.string().min(1).max(200).default(DEFAULT_MODEL),
   /** Model id for condensing calls; empty means the chat model. */
   condenseModel: z.string().max(200).default(''),
   /** Messages API base URL; empty means Anthropic's. */
@@ -74,6 +75,10 @@ export type ApiKeySource = z.infer<typeof apiKeySourceSchema>;
 export const hostCommandSchema = z.enum(['strata.setApiKey', 'strata.openSettings', 'strata.openSettingsEditor', 'strata.showLastRequest', 'strata.condenseNow']);
 export type HostCommand = z.infer<typeof hostCommandSchema>;
 
+/** One line of a resumed session's compact history: a user message or a final answer (from the archive). */
+export const historyEntrySchema = z.object({ role: z.enum(['user', 'assistant']), text: z.string().max(50_000), seq: z.number().int().positive() });
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
 export const webviewToHostSchema = z.discriminatedUnion('type', [
   /** Sent once the React app has mounted; the host flushes its queue after it. */
   z.object({ type: z.literal('webview/ready') }),
@@ -106,8 +111,17 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   /** The archive's state: `ok: false` carries a message that says why and where. */
   // `fallback`: the archive works, on the plain-file store, because SQLite does not load in this editor.
   z.object({ type: z.literal('storage/status'), ok: z.boolean(), message: z.string(), fallback: z.boolean().optional() }),
-  /** A new, empty session; replies to `session/new` when `requestId` is set. */
-  z.object({ type: z.literal('session/started'), requestId: requestId.optional(), sessionId: z.string().min(1) }),
+  /**
+   * A new, empty session; replies to `session/new` when `requestId` is set. A session resumed from
+   * the archive carries its compact `history` (and how many older entries were left out).
+   */
+  z.object({
+    type: z.literal('session/started'),
+    requestId: requestId.optional(),
+    sessionId: z.string().min(1),
+    history: z.array(historyEntrySchema).max(1_000).optional(),
+    omitted: z.number().int().nonnegative().optional(),
+  }),
   z.object({ type: z.literal('usage/updated'), usage: usageSchema }),
   /** The user's message of turn `requestId` is exchange `e${seq}`: the id an edit and resend names. */
   z.object({ type: z.literal('chat/userMessage'), requestId, seq: z.number().int().positive() }),

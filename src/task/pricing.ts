@@ -9,11 +9,7 @@ import { longestPrefixMatch } from '../engine/modelWindows';
 import type { ModelUsage } from './modelClient';
 import { promptTokens } from './modelClient';
 
-/**
- * The newest Sonnet in the SDK's `Model` list (@anthropic-ai/sdk 1.12.0), not among the SDK's
- * `DEPRECATED_MODELS` (which name Sonnet 4.5), and the model the SDK's own examples use.
- */
-export const DEFAULT_MODEL = 'claude-sonnet-5-5';
+export { DEFAULT_MODEL } from '../shared/defaultModel';
 
 /** USD per million tokens. */
 export interface Rates {

@@ -2,6 +2,7 @@ import type { AssembledTurn, BeginOptions, ContextEngine } from '../engine/conte
 import type { Clock, Tokenizer } from '../engine/ports';
 import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../shared/messages';
 import { parseProtocolBlocks } from '../shared/protocolSchema';
+import { CONTEXT_FOLLOW_UP } from '../shared/exchangeText';
 import { StrataError } from '../shared/strataError';
 import type { TurnEnvironment } from './environment';
 import type { FileContextTracker } from './fileContextTracker';
@@ -200,7 +201,7 @@ export class Task {
     // A context request in an answer that called no tool is served at once: the engine adds
     // the retrieved exchanges to this follow-up input.
     if (protocol.contextRequests.length > 0) {
-      return { message: { role: 'user', content: [{ type: 'text', text: 'The archived context you asked for follows. Continue the task.' }] }, begin: {} };
+      return { message: { role: 'user', content: [{ type: 'text', text: CONTEXT_FOLLOW_UP }] }, begin: {} };
     }
     this.emit({ type: 'idle', reason: 'answered' });
     return undefined;

@@ -1,10 +1,12 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Frame, type Page } from 'playwright-core';
+import { parseSessionText } from '../../src/shared/sessionSchema';
 import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { startCodeServer, type CodeServer } from './codeServer';
+import { markdownAnswerStep } from './markdownSteps';
 import { mentionSteps, settingsPanelSteps, showDiffStep, type StepContext } from './webuiSteps';
 
 /**
@@ -39,7 +41,7 @@ const baseSettings = { 'security.workspace.trust.enabled': false, 'workbench.sta
 
 async function main(): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
-  const api = await MessagesApiServer.start({ models: [{ id: 'claude-sonnet-4-5', max_input_tokens: 200_000, max_tokens: 64_000 }] });
+  const api = await MessagesApiServer.start({ models: [{ id: 'claude-sonnet-5-5', max_input_tokens: 200_000, max_tokens: 64_000 }] });
   const claudeConfig = mkdtempSync(join(tmpdir(), 'strata-e2e-claude-'));
   cpSync(CLAUDE_FIXTURE, join(claudeConfig, 'projects'), { recursive: true });
   const server = await startCodeServer({ vsix: VSIX, settings: baseSettings, files: { 'hello.ts': HELLO }, env: { CLAUDE_CONFIG_DIR: claudeConfig } });
@@ -55,6 +57,8 @@ async function main(): Promise<void> {
   };
   try {
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // The code block's Copy button writes through the clipboard API; the Markdown step reads it back.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     const consoleErrors: string[] = [];
     page.on('console', (m) => {
       if (m.type() === 'error' && /Content Security Policy|Strata webview/i.test(m.text())) consoleErrors.push(m.text());
@@ -78,8 +82,8 @@ async function main(): Promise<void> {
         throw new Error(`storage error shown: ${await webview.locator('[data-testid="storage-error"]').innerText()}`);
       }
     });
-    await check('the archive tree says it is not available yet', async () => {
-      await page!.getByText('The archive browser (sessions, exchanges, search, export) is not available yet in this build.').waitFor({ timeout: STEP_TIMEOUT_MS });
+    await check('the archive tree is empty before any exchange and says how it fills', async () => {
+      await page!.getByText('No archived session yet. Chat in the Strata view').first().waitFor({ timeout: STEP_TIMEOUT_MS });
     });
     await shot('no-api-key');
 
@@ -203,7 +207,7 @@ async function main(): Promise<void> {
         for (const name of ['read_file', 'edit_file', 'execute_command', 'recall', 'lsp_hover', 'lsp_definition']) if (!tools.includes(name)) throw new Error(`tool ${name} missing from a request: ${tools.join(', ')}`);
         const marks = JSON.stringify(body).split('"cache_control"').length - 1;
         if (marks < 1 || marks > 4) throw new Error(`expected 1..4 cache_control marks, found ${marks}`);
-        if (body.stream !== true || body.model !== 'claude-sonnet-4-5') throw new Error(`unexpected model/stream: ${body.model} ${String(body.stream)}`);
+        if (body.stream !== true || body.model !== 'claude-sonnet-5-5') throw new Error(`unexpected model/stream: ${body.model} ${String(body.stream)}`);
       }
       const firstUser = JSON.stringify(bodies[0]!.messages.at(-1));
       if (!firstUser.includes('What does hello.ts export?')) throw new Error(`the first request lacks the user text: ${firstUser.slice(0, 300)}`);
@@ -245,6 +249,13 @@ async function main(): Promise<void> {
     });
     await shot('lsp-hover');
 
+    await archiveTreeSteps(page, shot);
+    await archiveSearchSteps(page, shot);
+    await openSessionSteps(page, webview, shot);
+    await exportAndDeleteSteps(page, webview, server, shot);
+    // Last: its exchange would change the request and exchange counts the steps above check.
+    await markdownAnswerStep(webui, api);
+
     if (consoleErrors.length > 0) throw new Error(`webview console errors:\n${consoleErrors.join('\n')}`);
     console.log(`e2e: all checks passed; screenshots in ${SHOTS}`);
   } catch (error) {
@@ -257,6 +268,152 @@ async function main(): Promise<void> {
     await api.close();
     rmSync(claudeConfig, { recursive: true, force: true });
   }
+}
+
+/**
+ * The archive tree after the chat steps: the session is listed under its first question, its
+ * exchanges under it (headers), and a click opens an exchange as a read-only Markdown document
+ * that holds the exchange's text.
+ */
+async function archiveTreeSteps(page: Page, shot: (name: string) => Promise<void>): Promise<void> {
+  const pane = page.locator('.pane').filter({ has: page.locator('.pane-header', { hasText: /^\s*Archive/ }) }).first();
+  const session = pane.locator('.monaco-list-row').filter({ hasText: 'What does hello.ts export?' }).first();
+  await check('the archive tree lists the chat session under its first question', async () => {
+    const header = pane.locator('.pane-header').first();
+    await header.waitFor({ timeout: STEP_TIMEOUT_MS });
+    if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
+    await session.waitFor({ timeout: STEP_TIMEOUT_MS });
+    await expectText(session, /6 exchanges/); // e2 and e3 superseded by the edited, resent e4; e5-e6 the lsp_hover round
+    // The session imported before the chat is listed too (the tree refreshed after the import).
+    await pane.locator('.monaco-list-row').filter({ hasText: 'Fix the failing test in src/math.test.ts' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+  });
+  await shot('archive-session');
+
+  const exchanges = pane.locator('.monaco-list-row').filter({ hasText: /^\s*e\d+ / });
+  await check("expanding the session shows its exchanges by header, oldest first", async () => {
+    await session.click();
+    await exchanges.nth(2).waitFor({ timeout: STEP_TIMEOUT_MS });
+    const labels = await exchanges.locator('.label-name').allInnerTexts();
+    if (!/^e1 /.test(labels[0] ?? '') || !/^e3 /.test(labels[2] ?? '')) throw new Error(`unexpected exchange rows: ${labels.join(' | ')}`);
+    console.log(`e2e:      exchanges: ${labels.join(' | ')}`);
+  });
+  await shot('archive-exchanges');
+
+  await check('clicking an exchange opens it read-only as Markdown, with the answer text', async () => {
+    await exchanges.first().click();
+    await page.locator('.tabs-container .tab').filter({ hasText: 'e1.md' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    const lines = page.locator('.editor-instance .view-lines').first();
+    await waitForText(lines, /## Assistant/);
+    await waitForText(lines, new RegExp(escape(FIRST_ANSWER).replace(/ /g, '\\s')));
+    await waitForText(lines, /What does hello\.ts export\?/);
+  });
+  await shot('archive-exchange-open');
+}
+
+/** Search Archive from the palette: a word of the edit finds its exchanges; Enter opens one. */
+async function archiveSearchSteps(page: Page, shot: (name: string) => Promise<void>): Promise<void> {
+  await check('Search Archive finds an exchange by a word of the session and opens it', async () => {
+    await runCommand(page, 'Strata: Search Archive');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: STEP_TIMEOUT_MS });
+    await input.fill('strata');
+    const hit = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /e\d+ / }).first();
+    await hit.waitFor({ timeout: STEP_TIMEOUT_MS });
+    console.log(`e2e:      first hit: ${(await hit.innerText()).replace(/\s+/g, ' ')}`);
+    await shot('archive-search');
+    await page.keyboard.press('Enter');
+    const tab = page.locator('.tabs-container .tab.active').filter({ hasText: /^e[23]\.md/ });
+    await tab.first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    await waitForText(page.locator('.editor-instance .view-lines').first(), /strata/);
+  });
+  await shot('archive-search-opened');
+}
+
+/** Open Session...: after New session, the archived session comes back into the chat with its history. */
+async function openSessionSteps(page: Page, webview: Frame, shot: (name: string) => Promise<void>): Promise<void> {
+  await check('Open Session... resumes the archived session in the chat with its past messages', async () => {
+    await webview.locator('[data-testid="new-session"]').click();
+    await webview.locator('.messages.empty').waitFor({ timeout: STEP_TIMEOUT_MS });
+    await runCommand(page, 'Strata: Open Session...');
+    const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'What does hello.ts export?' }).first();
+    await row.waitFor({ timeout: STEP_TIMEOUT_MS });
+    await expectText(row, /6 exchanges/);
+    await shot('open-session-picker');
+    await row.click();
+    const past = webview.locator('[data-testid="history-entry"]');
+    await past.nth(5).waitFor({ timeout: STEP_TIMEOUT_MS });
+    const texts = await past.allInnerTexts();
+    // The exchanges the edit superseded are left out, as in the chat before the reload.
+    const expected = ['What does hello.ts export?', (FIRST_ANSWER + FIRST_ANSWER_MORE).trim(), 'Only tell me what hello.ts says', 'Nothing to change: hello stays.', 'What is the type of hello?', 'It is a string constant.'];
+    if (JSON.stringify(texts) !== JSON.stringify(expected)) throw new Error(`history rows: ${JSON.stringify(texts)}`);
+  });
+  await shot('open-session-resumed');
+}
+
+/**
+ * The session's context menu: Export as JSON Lines (a file the session parser reads back with the
+ * chat's messages), Delete refused while the chat uses the session, then Delete after New session.
+ */
+async function exportAndDeleteSteps(page: Page, webview: Frame, server: CodeServer, shot: (name: string) => Promise<void>): Promise<void> {
+  const pane = page.locator('.pane').filter({ has: page.locator('.pane-header', { hasText: /^\s*Archive/ }) }).first();
+  const session = pane.locator('.monaco-list-row').filter({ hasText: 'What does hello.ts export?' }).first();
+  const menu = async (item: string) => {
+    await session.click({ button: 'right' });
+    const entry = page.locator('.context-view .action-item').filter({ hasText: item }).first();
+    await entry.waitFor({ timeout: STEP_TIMEOUT_MS });
+    // A menu opened a moment ago can drop a click (seen under load): pause, and press Enter on it if it stays open.
+    await page.waitForTimeout(300);
+    await entry.click({ timeout: STEP_TIMEOUT_MS });
+    // The menu can take a moment to close after a click that worked: only a menu still open after
+    // that gets the Enter (a hover on a menu that closed meanwhile would wait for it in vain).
+    const closed = await entry.waitFor({ state: 'hidden', timeout: 2_000 }).then(() => true, () => false);
+    if (!closed) {
+      await entry.hover({ timeout: 2_000 }).catch(() => undefined);
+      if (await entry.isVisible().catch(() => false)) await page.keyboard.press('Enter');
+    }
+  };
+  await check('Export Archived Session... as JSON Lines writes a session file that parses back to the chat (superseded exchanges left out)', async () => {
+    await menu('Export Archived Session...');
+    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'JSON Lines' }).first().click({ timeout: STEP_TIMEOUT_MS });
+    const path = page.locator('.quick-input-widget input');
+    // The save dialog is a quick input prefilled with <workspace>/<session id>.jsonl.
+    for (const deadline = Date.now() + STEP_TIMEOUT_MS; !/\.jsonl$/.test(await path.inputValue().catch(() => '')); ) {
+      if (Date.now() > deadline) throw new Error(`the save dialog shows "${await path.inputValue().catch(() => '')}", not a .jsonl path`);
+      await page.waitForTimeout(200);
+    }
+    console.log(`e2e:      save to: ${await path.inputValue()}`);
+    await shot('export-save-dialog');
+    await page.keyboard.press('Enter');
+    const exported = () => readdirSync(server.workspace).find((f) => f.endsWith('.jsonl'));
+    await waitFor(() => exported() !== undefined, 'the exported .jsonl in the workspace');
+    await waitFor(() => readFileSync(join(server.workspace, exported()!), 'utf8').endsWith('\n'), 'the export to be written');
+    const parsed = parseSessionText(readFileSync(join(server.workspace, exported()!), 'utf8'), exported()!);
+    const roles = parsed.messages.map((m) => m.role).join(',');
+    // e1, the resent e4 and the lsp_hover round e5-e6: the superseded e2 and e3 are not part of the conversation that went on.
+    if (roles !== 'user,assistant,user,assistant,user,assistant,user,assistant') throw new Error(`exported roles: ${roles}; problems: ${parsed.problems.join('; ')}`);
+    if (!JSON.stringify(parsed.messages[0]).includes('What does hello.ts export?') || !JSON.stringify(parsed.messages[3]).includes('Nothing to change: hello stays.') || !JSON.stringify(parsed.messages[7]).includes('It is a string constant.')) throw new Error('the export lacks the chat text');
+  });
+
+  await check('Delete Archived Session refuses the session the chat is using', async () => {
+    await menu('Delete Archived Session');
+    await page.locator('.notifications-toasts').getByText(/is the session the chat is using now, so it cannot be deleted/).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+  });
+  await shot('delete-refused');
+
+  await check('after New session, Delete asks first, then the session and its exchanges leave the tree (the imported one stays)', async () => {
+    await webview.locator('[data-testid="new-session"]').click();
+    await webview.locator('.messages.empty').waitFor({ timeout: STEP_TIMEOUT_MS });
+    await menu('Delete Archived Session');
+    const dialog = page.locator('.monaco-dialog-box');
+    await dialog.waitFor({ timeout: STEP_TIMEOUT_MS });
+    await expectText(dialog, /Delete "What does hello\.ts export\?" from the archive\?/);
+    await shot('delete-confirm');
+    await dialog.locator('.monaco-button').filter({ hasText: /^Delete$/ }).first().click();
+    await session.waitFor({ state: 'detached', timeout: STEP_TIMEOUT_MS });
+    // The imported session is still listed.
+    await pane.locator('.monaco-list-row').filter({ hasText: 'Fix the failing test in src/math.test.ts' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+  });
+  await shot('deleted');
 }
 
 async function check<T>(name: string, body: () => Promise<T>): Promise<T> {
@@ -291,7 +448,8 @@ async function waitForText(locator: ReturnType<Frame['locator']>, pattern: RegEx
   const deadline = Date.now() + STEP_TIMEOUT_MS;
   let last = '';
   while (Date.now() < deadline) {
-    last = await locator.first().innerText().catch(() => '');
+    // Monaco renders spaces as U+00A0: compare plain spaces.
+    last = (await locator.first().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
     if (pattern.test(last)) return;
     await new Promise((r) => setTimeout(r, 200));
   }

@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ArchivedExchange } from '../../src/engine/ports';
 import { ArchiveError, StrataError } from '../../src/engine/ports';
 import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
-import { makeTempDir } from '../../src/adapters/tempFiles';
 import type { ArchiveStore, Logger } from '../../src/engine/ports';
 import { ContextEngine } from '../../src/engine/contextEngine';
 import { ExtractiveSummarizer } from '../../src/engine/extractiveSummarizer';
@@ -14,6 +13,7 @@ import { replaySession } from '../../src/cli/replaySession';
 import { steppingClock } from '../../src/adapters/systemClock';
 import { MemoryArchive } from '../support/memoryArchive';
 import { assistant, charTokenizer, silentLogger, text, user } from '../support/engineHarness';
+import { useTempDirs } from '../support/tempDirs';
 
 function engineOn(archive: ArchiveStore, logger: Logger = silentLogger): ContextEngine {
   return new ContextEngine({
@@ -28,12 +28,9 @@ function engineOn(archive: ArchiveStore, logger: Logger = silentLogger): Context
   });
 }
 
-const temps: Array<{ remove: () => void }> = [];
-afterEach(() => temps.splice(0).forEach((t) => t.remove()));
+const tempDir = useTempDirs('strata-durability-');
 function tempPath(): string {
-  const t = makeTempDir('strata-durability-');
-  temps.push(t);
-  return join(t.dir, 'archive.sqlite');
+  return join(tempDir(), 'archive.sqlite');
 }
 
 /** An exchange whose tool output is long enough to be stored as a blob, unique per `tag`. */

@@ -2,11 +2,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicModelClient } from '../../src/adapters/anthropicModelClient';
+import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
 import { makeTempDir } from '../../src/adapters/tempFiles';
 import { openTaskSession } from '../../src/host/openTaskSession';
 import type { HostToWebview, UsageView } from '../../src/shared/webviewMessages';
 import { ChatController, type ChatHost, type OpenedSession } from '../../src/extension/chatController';
 import { RecordingModelClient } from '../../src/extension/recordingModelClient';
+import { loadSession } from '../../src/extension/sessionExport';
+import { sessionHistory } from '../../src/extension/sessionHistory';
 import { faults, MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 
@@ -21,6 +24,8 @@ let temp: { dir: string; remove: () => void };
 let sent: HostToWebview[];
 let usages: UsageView[];
 let opens: number;
+let openedIds: string[];
+let archivedFor: string[];
 let closes: number;
 let autoWrites: boolean;
 let failOpen: Error | undefined;
@@ -35,6 +40,7 @@ function host(): ChatHost {
     newSessionId: () => `s-test-${++n}`,
     openSession: async (sessionId, approve): Promise<OpenedSession> => {
       opens += 1;
+      openedIds.push(sessionId);
       if (failOpen) throw failOpen;
       const client = new RecordingModelClient(new AnthropicModelClient({ apiKey: 'sk-ant-test-key-0000', baseURL: server.url, maxRetries: 0 }));
       const session = await openTaskSession({
@@ -57,6 +63,7 @@ function host(): ChatHost {
     },
     autoApprove: () => ({ writes: autoWrites, commands: false }),
     showUsage: (u) => usages.push(u),
+    exchangeArchived: (id) => archivedFor.push(id),
     logger: quiet,
   };
 }
@@ -89,6 +96,8 @@ beforeEach(async () => {
   sent = [];
   usages = [];
   opens = 0;
+  openedIds = [];
+  archivedFor = [];
   closes = 0;
   autoWrites = false;
   failOpen = undefined;
@@ -244,6 +253,43 @@ describe('ChatController over the Task loop', () => {
     controller.handle({ type: 'approval/respond', requestId: of('approval/request')[0]!.requestId, approved: true });
     await until('idle r1', idleFor('r1'));
     expect(readFileSync(join(temp.dir, 'ws', 'b.ts'), 'utf8')).toBe('x');
+  });
+
+  it('Open Session resumes an archived session: its history is shown (again after a reload) and the next message continues it', async () => {
+    server.enqueue(toolAnswer('read_file', { path: 'hello.ts' }), textAnswer('It exports hello.'), textAnswer('Two.'), textAnswer('Three.'));
+    controller.handle({ type: 'chat/send', requestId: 'r1', text: 'What does hello.ts export?' });
+    await until('idle r1', idleFor('r1'));
+    const first = controller.currentSessionId;
+    expect(archivedFor).toEqual([first, first]); // one notice per archived exchange: the tool round and the answer
+    controller.handle({ type: 'chat/send', requestId: 'r2', text: 'Thanks' });
+    await until('idle r2', idleFor('r2'));
+    await controller.newSession();
+    expect(controller.currentSessionId).not.toBe(first);
+
+    const archive = openSqliteArchive(join(temp.dir, 'archive.sqlite'));
+    const history = sessionHistory(loadSession(archive, first));
+    archive.close();
+    await controller.resumeSession(first, history);
+    expect(controller.currentSessionId).toBe(first);
+    const expected = [
+      { role: 'user', text: 'What does hello.ts export?', seq: 1 },
+      { role: 'assistant', text: 'It exports hello.', seq: 2 },
+      { role: 'user', text: 'Thanks', seq: 3 },
+      { role: 'assistant', text: 'Two.', seq: 3 },
+    ];
+    expect(of('session/started').at(-1)).toEqual({ type: 'session/started', sessionId: first, history: expected, omitted: 0 });
+    controller.handle({ type: 'webview/ready' });
+    expect(of('session/started').at(-1)).toMatchObject({ sessionId: first, history: expected });
+
+    controller.handle({ type: 'chat/send', requestId: 'r3', text: 'And now?' });
+    await until('idle r3', idleFor('r3'));
+    expect(openedIds).toEqual([first, first]); // reopened under its own id: openTaskSession resumes it
+    const reopened = openSqliteArchive(join(temp.dir, 'archive.sqlite'));
+    expect(reopened.lastSeq(first)).toBe(4); // ids continue after the three archived exchanges
+    reopened.close();
+    // A new session after it starts with no history.
+    await controller.newSession();
+    expect(of('session/started').at(-1)).not.toHaveProperty('history');
   });
 
   it('chat/resend stops the running turn, then resends from the edited message; the webview learns ids and what was superseded', async () => {

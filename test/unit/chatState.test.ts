@@ -55,6 +55,17 @@ describe('webview chatReducer', () => {
     expect(fresh).toMatchObject({ sessionId: 's2', items: [], usage: undefined, sessionCost: 0, running: undefined });
   });
 
+  it('shows a resumed session\'s history as past rows, with a note when older entries were left out', () => {
+    const s = run({ type: 'session/started', sessionId: 's1' }, { type: 'local/sent', requestId: 'r1', text: 'q' });
+    const resumed = chatReducer(s, { type: 'session/started', sessionId: 'old', history: [{ role: 'user', text: 'Hi', seq: 3 }, { role: 'assistant', text: 'Hello', seq: 3 }], omitted: 7 });
+    expect(resumed.items).toEqual([
+      { kind: 'event', id: 'h0:omitted', event: { type: 'warning', turn: 0, message: '7 earlier messages are not shown: the Archive view has the whole session.' } },
+      { kind: 'user', id: 'h3:user', text: 'Hi', past: true },
+      { kind: 'assistant', id: 'h3:assistant', text: 'Hello', past: true },
+    ]);
+    expect(chatReducer(s, { type: 'session/started', sessionId: 'old', history: [], omitted: 0 }).items).toEqual([]);
+  });
+
   it('shows errors as rows with their code', () => {
     const s = run({ type: 'chat/error', requestId: 'r1', code: 'no_api_key', message: 'No API key' });
     expect(s.items).toEqual([{ kind: 'error', id: 'r1:x0', code: 'no_api_key', message: 'No API key' }]);

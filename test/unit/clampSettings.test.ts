@@ -8,7 +8,7 @@ describe('clampSettings: strata.* values become usable settings, each change war
   it('gives the schema defaults and no warning when nothing is set', () => {
     const r = clampSettings(reader({}));
     expect(r.engine).toEqual(engineSettingsSchema.parse({}));
-    expect(r.model).toEqual({ model: 'claude-sonnet-4-5', condenseModel: '', baseUrl: '', autoApproveWrites: false, autoApproveCommands: false });
+    expect(r.model).toEqual({ model: 'claude-sonnet-5-5', condenseModel: '', baseUrl: '', autoApproveWrites: false, autoApproveCommands: false });
     expect(r.warnings).toEqual([]);
   });
 
@@ -56,7 +56,7 @@ describe('clampSettings: strata.* values become usable settings, each change war
   it('falls back to the default for an invalid model setting', () => {
     const r = clampSettings(reader({ 'strata.autoApprove.commands': 'yes', 'strata.model': '' }));
     expect(r.model.autoApproveCommands).toBe(false);
-    expect(r.model.model).toBe('claude-sonnet-4-5');
+    expect(r.model.model).toBe('claude-sonnet-5-5');
     expect(r.warnings).toHaveLength(2);
   });
 });

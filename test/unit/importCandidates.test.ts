@@ -1,21 +1,15 @@
 import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { claudeCodeHead, claudeCodeProjectsDir, clineHeadTitle, clineTasksDir, listClaudeCodeSessions, listClineTasks } from '../../src/adapters/importCandidates';
-import { makeTempDir } from '../../src/adapters/tempFiles';
+import { useTempDirs } from '../support/tempDirs';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'import');
 const CLAUDE_PROJECT = join(FIXTURES, 'claude-code', '-home-dev-calc');
 const CLAUDE_NAME = '0b6c4a52-7a1e-4c39-9d7e-1f2a3b4c5d6e.jsonl';
 const CLINE_TASKS = join(FIXTURES, 'cline', 'tasks');
 
-const temps: Array<{ remove: () => void }> = [];
-afterEach(() => temps.splice(0).forEach((t) => t.remove()));
-function tempDir(): string {
-  const t = makeTempDir('strata-candidates-');
-  temps.push(t);
-  return t.dir;
-}
+const tempDir = useTempDirs('strata-candidates-');
 
 /** Sets a file's modification time, in seconds since epoch. */
 const touch = (path: string, seconds: number) => utimesSync(path, seconds, seconds);

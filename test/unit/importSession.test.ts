@@ -1,9 +1,9 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readImportedSession } from '../../src/adapters/importedSessionReader';
+import { openJsonlArchive } from '../../src/adapters/jsonlArchiveStore';
 import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
-import { makeTempDir } from '../../src/adapters/tempFiles';
 import { createTiktokenTokenizer } from '../../src/adapters/tiktokenTokenizer';
 import type { Logger } from '../../src/engine/ports';
 import { StrataError } from '../../src/engine/ports';
@@ -11,18 +11,13 @@ import { ContextEngine } from '../../src/engine/contextEngine';
 import { ExtractiveSummarizer } from '../../src/engine/extractiveSummarizer';
 import { importSessions, NO_ANSWER } from '../../src/host/importSession';
 import { resolveEngineSettings } from '../../src/shared/engineSettings';
+import { useTempDirs } from '../support/tempDirs';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'import');
 const CLAUDE_FILE = join(FIXTURES, 'claude-code', '-home-dev-calc', '0b6c4a52-7a1e-4c39-9d7e-1f2a3b4c5d6e.jsonl');
 const CLINE_TASKS = join(FIXTURES, 'cline', 'tasks');
 
-const temps: Array<{ remove: () => void }> = [];
-afterEach(() => temps.splice(0).forEach((t) => t.remove()));
-function tempDir(): string {
-  const t = makeTempDir('strata-import-');
-  temps.push(t);
-  return t.dir;
-}
+const tempDir = useTempDirs('strata-import-');
 
 const logger: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 /** One tokenizer for every import here (building one is the slow part); no import feeds it usage. */
@@ -146,5 +141,25 @@ describe('importSessions into a real SQLite archive', () => {
     const error = await importSessions(join(dir, 'notes.txt'), { archivePath, logger, tokenizer }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StrataError);
     expect((error as StrataError).message).toContain('--from claude-code or --from cline');
+  });
+});
+
+describe('importSessions into the plain-file fallback archive (SQLite not loadable in the editor)', () => {
+  it('archives the transcript in the JSON Lines store the chat uses, readable and searchable after reopening', async () => {
+    const archivePath = join(tempDir(), 'archive.jsonl');
+    const result = await importSessions(CLAUDE_FILE, { archivePath, openArchive: openJsonlArchive, logger, tokenizer });
+    expect(result.failed).toEqual([]);
+    const imported = result.imported[0]!;
+    const parsed = readImportedSession({ path: CLAUDE_FILE, format: 'claude-code' });
+    expect(imported.exchanges).toBe(parsed.messages.filter((m) => m.role === 'assistant').length);
+    const archive = openJsonlArchive(archivePath);
+    try {
+      expect(archive.listSessions()).toEqual([imported.sessionId]);
+      expect(archive.lastSeq(imported.sessionId)).toBe(imported.exchanges);
+      expect(JSON.stringify(archive.get(imported.sessionId, 1)!.full)).toContain('Fix the failing test in src/math.test.ts');
+      expect(archive.search(imported.sessionId, 'divide', 5).length).toBeGreaterThan(0);
+    } finally {
+      archive.close();
+    }
   });
 });

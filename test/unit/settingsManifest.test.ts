@@ -5,6 +5,7 @@ import { engineSettingsSchema } from '../../src/shared/engineSettings';
 import { modelSettingsSchema } from '../../src/shared/webviewMessages';
 import { COMMAND_IDS } from '../../src/extension/commandIds';
 import { buildConfigurationContribution } from '../../src/extension/settingsManifest';
+import { renderSettingsTable, SETTINGS_TABLE_END, SETTINGS_TABLE_START, withSettingsTable } from '../../src/extension/settingsTable';
 
 const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
   engines: { vscode: string };
@@ -16,6 +17,14 @@ const manifest = Object.assign({}, ...pkg.contributes.configuration.map((g) => g
 describe('package.json contributes.configuration agrees with engineSettingsSchema', () => {
   it('is exactly what `npm run manifest` generates (run it after changing the schema)', () => {
     expect(pkg.contributes.configuration).toEqual(buildConfigurationContribution());
+  });
+
+  it("README's settings table is what `npm run manifest` writes: every setting with its default and range", () => {
+    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+    expect(withSettingsTable(readme, renderSettingsTable(buildConfigurationContribution()))).toBe(readme);
+    const table = readme.slice(readme.indexOf(SETTINGS_TABLE_START), readme.indexOf(SETTINGS_TABLE_END));
+    for (const key of Object.keys(manifest)) expect(table, key).toContain(`| \`${key}\` |`);
+    expect(table).toContain('| `strata.promptBudgetPercent` | `80` | 1..100 |');
   });
 
   it('declares every engine setting, key by key, with the schema default, range and type', () => {

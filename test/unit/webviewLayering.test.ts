@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SRC = join(__dirname, '..', '..', 'webview-ui', 'src');
-const ALLOWED_PACKAGES = /^(react|react-dom|react\/jsx-runtime|react-dom\/client|@vscode-elements\/react-elements(\/.*)?)$/;
+// react-markdown, remark-gfm and rehype-highlight render assistant answers (AssistantMarkdown.tsx).
+const ALLOWED_PACKAGES = /^(react|react-dom|react\/jsx-runtime|react-dom\/client|@vscode-elements\/react-elements(\/.*)?|react-markdown|remark-gfm|rehype-highlight)$/;
 
 function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : /\.(tsx?|css)$/.test(e.name) ? [join(dir, e.name)] : []));

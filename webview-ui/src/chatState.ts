@@ -7,8 +7,9 @@ export type { EngineEventView };
 
 /** One row of the chat flow. */
 export type ChatItem =
-  | { kind: 'user'; id: string; text: string }
-  | { kind: 'assistant'; id: string; text: string }
+  /** `past`: from the archive, shown when a session is resumed. */
+  | { kind: 'user'; id: string; text: string; past?: boolean }
+  | { kind: 'assistant'; id: string; text: string; past?: boolean }
   | { kind: 'tool'; id: string; name: string; input: unknown; result?: { text: string; isError: boolean } }
   | { kind: 'event'; id: string; event: EngineEventView }
   | { kind: 'error'; id: string; code: string; message: string }
@@ -70,7 +71,7 @@ export function chatReducer(state: ChatState, action: HostToWebview | LocalActio
     case 'storage/status':
       return { ...state, storage: { ok: action.ok, message: action.message, ...(action.fallback ? { fallback: true } : {}) } };
     case 'session/started':
-      return action.sessionId === state.sessionId ? state : { ...state, sessionId: action.sessionId, items: [], running: undefined, usage: undefined, sessionCost: 0, cacheHitRate: undefined, userSeqs: {}, superseded: [] };
+      return action.sessionId === state.sessionId ? state : { ...state, sessionId: action.sessionId, items: historyItems(action), running: undefined, usage: undefined, sessionCost: 0, cacheHitRate: undefined, userSeqs: {}, superseded: [] };
     case 'usage/updated':
       return { ...state, usage: action.usage };
     case 'chat/textDelta': {
@@ -111,4 +112,11 @@ export function chatReducer(state: ChatState, action: HostToWebview | LocalActio
     case 'mentions/results':
       return state;
   }
+}
+
+/** A resumed session's compact history as chat rows; a note first when older entries were left out. */
+function historyItems(action: Extract<HostToWebview, { type: 'session/started' }>): ChatItem[] {
+  const items: ChatItem[] = action.history?.map((h) => ({ kind: h.role, id: `h${h.seq}:${h.role}`, text: h.text, past: true })) ?? [];
+  if (action.omitted) items.unshift({ kind: 'event', id: 'h0:omitted', event: { type: 'warning', turn: 0, message: `${action.omitted} earlier messages are not shown: the Archive view has the whole session.` } });
+  return items;
 }

@@ -1,5 +1,6 @@
 import type { ChatItem, EngineEventView } from '../chatState';
 import { ApprovalCard } from './ApprovalCard';
+import { AssistantMarkdown } from './AssistantMarkdown';
 import { UserMessage } from './UserMessage';
 
 type AnswerApproval = (requestId: string, approved: boolean, feedback?: string) => void;
@@ -38,9 +39,24 @@ export function MessageList(props: { items: ChatItem[]; onApproval: AnswerApprov
 function Row({ item, onApproval, resend }: { item: ChatItem; onApproval: AnswerApproval; resend: ResendProps }) {
   switch (item.kind) {
     case 'user':
+      if (item.past) {
+        return (
+          <div className="msg user past" data-testid="history-entry">
+            {item.text}
+          </div>
+        );
+      }
       return <UserMessage text={item.text} seq={resend.userSeqs[item.id]} superseded={resend.superseded.includes(item.id)} onResend={resend.onResend} />;
     case 'assistant':
-      return <div className="msg assistant">{item.text}</div>;
+      return item.past ? (
+        <div className={`msg ${item.kind} past`} data-testid="history-entry">
+          <AssistantMarkdown text={item.text} />
+        </div>
+      ) : (
+        <div className={`msg ${item.kind}`}>
+          <AssistantMarkdown text={item.text} />
+        </div>
+      );
     case 'approval':
       return <ApprovalCard item={item} onAnswer={(approved, feedback) => onApproval(item.id, approved, feedback)} />;
     case 'tool':
