@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { condense, slideWindow } from '../../src/engine/condenser';
 import type { EngineState, Pressure } from '../../src/engine/engineState';
-import { newEngineState } from '../../src/engine/engineState';
+import { layerBudgets, newEngineState } from '../../src/engine/engineState';
 import type { LiveExchange } from '../../src/engine/liveExchange';
 import { emptyNarrative } from '../../src/engine/narrative';
 import type { Summarizer } from '../../src/engine/ports';
@@ -63,6 +63,26 @@ describe('relayer: one step down, then pointers', () => {
     expect(outputText(state.tail[0]!)).toContain('superseded, a.ts was read again in e3');
   });
 
+  it('a change after a read supersedes it, unless a read after the change shows the file again', () => {
+    const edit = (seq: number, path: string): LiveExchange => {
+      const ex = live(seq);
+      ex.calls = new Map([[`t${seq}`, { name: 'Edit', input: { file_path: path, old_string: 'a', new_string: 'b' } }]]);
+      return ex;
+    };
+    const readThenEdit = stateWith([live(1, 'a.ts'), live(2, 'a.ts'), edit(3, 'a.ts'), live(4)]);
+    expect(relayer(readThenEdit, 4)).toBe(2);
+    for (const ex of readThenEdit.tail.slice(0, 2)) expect(outputText(ex)).toContain('[superseded, a.ts edited in e3 (this read shows it before that)');
+    const editThenRead = stateWith([live(1, 'a.ts'), edit(2, 'a.ts'), live(3, 'a.ts'), live(4)]);
+    expect(relayer(editThenRead, 4)).toBe(1);
+    expect(outputText(editThenRead.tail[0]!)).toContain('[superseded, a.ts was read again in e3');
+    expect(outputText(editThenRead.tail[2]!)).toContain('output of call 3');
+    // a change seen in the same exchange as a read: that read already shows it
+    const sameExchange = stateWith([live(1, 'a.ts'), { ...live(2, 'a.ts'), changedFiles: ['a.ts'] }, live(3)]);
+    expect(relayer(sameExchange, 3)).toBe(1);
+    expect(outputText(sameExchange.tail[0]!)).toContain('[superseded, a.ts was read again in e2');
+    expect(outputText(sameExchange.tail[1]!)).toContain('output of call 2');
+  });
+
   it('from pressure 1 masks every output but the newest exchange, and says so', () => {
     for (const pressure of [1, 2] as const) {
       const state = stateWith([live(1), live(2), live(3), live(4)], pressure);
@@ -95,6 +115,81 @@ describe('relayer: one step down, then pointers', () => {
     expect(squeezed.archiveParts!.summaries).toEqual([]);
     expect(squeezed.archiveParts!.index).toBe('');
     expect(squeezed.archiveText).not.toContain('## Recent summaries (L3)');
+  });
+});
+
+describe('rebuildArchive under pressure: what each layer keeps', () => {
+  const settings = resolveEngineSettings({});
+  /** 122 exchanges with L2 header lines of `lineChars` characters; a step keeping 2 folds 120. */
+  const folded120 = (pressure: Pressure, lineChars: number) => {
+    const state = stateWith(Array.from({ length: 122 }, (_, i) => live(i + 1)), pressure);
+    for (const h of state.headers) h.line = `e${h.seq} ${'x'.repeat(lineChars)}`;
+    relayer(state, 2);
+    return state.archiveParts!.headers;
+  };
+  const headerTokens = (lines: string[]) => charTokenizer.count(lines.join('\n'));
+  const squeezedHeaders = Math.floor(layerBudgets(settings).maxHeaders / 4);
+
+  it('at pressure 4 keeps a quarter of the header lines (at least 10), below that every one', () => {
+    expect(folded120(3, 8)).toHaveLength(120);
+    const squeezed = folded120(4, 8);
+    expect(squeezed.length).toBeLessThanOrEqual(squeezedHeaders);
+    expect(squeezed.length).toBeGreaterThan(10);
+    // the oldest are folded into range lines, the newest keep their own line
+    expect(squeezed[0]).toMatch(/^e1-e25 \(25\)/);
+    expect(squeezed.at(-1)).toBe(folded120(3, 8).at(-1));
+  });
+
+  it('at pressure 4 the header tokens are capped by that quarter too', () => {
+    const cap = squeezedHeaders * settings.headerMaxTokens;
+    const calm = folded120(3, 60);
+    expect(calm).toHaveLength(120);
+    // the lines would fit in a quarter of the lines, but not in the quarter's tokens
+    expect(headerTokens(calm.slice(-squeezedHeaders))).toBeGreaterThan(cap);
+    const squeezed = folded120(4, 60);
+    expect(headerTokens(squeezed)).toBeLessThanOrEqual(cap);
+    expect(squeezed.length).toBeGreaterThan(1);
+  });
+
+  it('from pressure 3 sends no index and no file views, below it sends both', () => {
+    const make = (pressure: Pressure) => {
+      const state = stateWith([live(1, 'src/a.ts'), live(2), live(3)], pressure);
+      state.fileViews.observe(state.tail[0]!);
+      state.index.add(1, 'file', 'src/a.ts');
+      relayer(state, 1);
+      return state.archiveParts!;
+    };
+    const calm = make(2);
+    expect(calm.index).toContain('src/a.ts');
+    expect(calm.files).toContain('### src/a.ts (as shown in e1)');
+    const squeezed = make(3);
+    expect(squeezed.index).toBe('');
+    expect(squeezed.files).toBeUndefined();
+  });
+
+  it('summarises nothing a condensed summary already covers, from the exchange right after it', () => {
+    const state = stateWith(Array.from({ length: 12 }, (_, i) => live(i + 1)), 0, { summaryCount: 3 });
+    for (let seq = 1; seq <= 12; seq++) state.summaries.set(seq, `did step ${seq}`);
+    state.condensed = { throughSeq: 8, text: 'e1-e8 condensed' };
+    relayer(state, 2);
+    expect(state.archiveParts!.summaries).toEqual(['e9: did step 9', 'e10: did step 10']);
+  });
+
+  it('with no summary band forgets every folded summary and keeps the working-memory ones', () => {
+    const state = stateWith(Array.from({ length: 6 }, (_, i) => live(i + 1)), 0, { summaryCount: 0 });
+    for (let seq = 1; seq <= 6; seq++) state.summaries.set(seq, `did step ${seq}`);
+    relayer(state, 2);
+    expect(state.archiveParts!.summaries).toEqual([]);
+    expect([...state.summaries.keys()].sort((a, b) => a - b)).toEqual([5, 6]);
+  });
+
+  it('keeps the summaries of the configured band in the state while pressure 3 sends none', () => {
+    const state = stateWith(Array.from({ length: 12 }, (_, i) => live(i + 1)), 3, { summaryCount: 2 });
+    for (let seq = 1; seq <= 12; seq++) state.summaries.set(seq, `did step ${seq}`);
+    relayer(state, 2);
+    expect(state.archiveParts!.summaries).toEqual([]);
+    // pressure may fall back: the last 2 folded (e9, e10) and the tail's stay ready to send
+    expect([...state.summaries.keys()].sort((a, b) => a - b)).toEqual([9, 10, 11, 12]);
   });
 });
 

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { requestTokens } from '../../src/engine/blockTokens';
-import { layerBudgets } from '../../src/engine/engineState';
+import { layerBudgets, newEngineState } from '../../src/engine/engineState';
+import type { LiveExchange } from '../../src/engine/liveExchange';
+import { emptyNarrative } from '../../src/engine/narrative';
+import { layoutRequest } from '../../src/engine/requestLayout';
 import { resolveEngineSettings } from '../../src/shared/engineSettings';
 import { charTokenizer, drive, makeEngine, syntheticSession } from '../support/engineHarness';
 
@@ -61,5 +64,67 @@ describe('layerUsage: what each layer may use and uses, in an assembled request'
     // the first turn has no previous input: system and this input only
     const first = turns[0]!.request;
     expect(first.messages.flatMap((m) => m.content).filter((b) => b.cache_control).length).toBe(1);
+  });
+});
+
+describe('layoutRequest on a built state', () => {
+  /** Exchange `seq`: its input answers the previous answer's Bash call; it asks for the next. */
+  const live = (seq: number): LiveExchange => ({
+    seq,
+    createdAt: seq,
+    input: [{ type: 'tool_result', tool_use_id: `t${seq}`, content: `ran ${seq}` }],
+    output: [{ type: 'tool_use', id: `t${seq + 1}`, name: 'Bash', input: { command: `make ${seq + 1}` } }],
+    calls: new Map([[`t${seq}`, { name: 'Bash', input: { command: `make ${seq}` } }]]),
+    originals: new Map(),
+    inputTokens: 10,
+    outputTokens: 5,
+  });
+  const built = (foldedThrough: number) => {
+    const state = newEngineState(resolveEngineSettings({}), charTokenizer, [{ type: 'text', text: 'sys' }], [], emptyNarrative('Goal'));
+    state.task = [{ type: 'text', text: 'Goal' }];
+    state.tail = [live(foldedThrough + 1), live(foldedThrough + 2)];
+    state.pending = { ...live(foldedThrough + 3), output: undefined };
+    state.foldedThrough = foldedThrough;
+    state.archiveText = '<strata_context>\nL2\n</strata_context>';
+    return state;
+  };
+
+  it('refuses without a pending exchange or a task, saying so', () => {
+    const noPending = built(0);
+    delete noPending.pending;
+    expect(() => layoutRequest(noPending, {})).toThrow('layoutRequest needs a pending exchange');
+    const noTask = built(0);
+    delete noTask.task;
+    expect(() => layoutRequest(noTask, {})).toThrow('layoutRequest needs a pending exchange');
+  });
+
+  it('once layered, opens with the task, the marked archive block and the first input as text (its call left the prompt)', () => {
+    const request = layoutRequest(built(4), {});
+    expect(request.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
+    expect(request.messages[0]!.content).toEqual([
+      { type: 'text', text: 'Goal' },
+      { type: 'text', text: '<strata_context>\nL2\n</strata_context>', cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: '[result of Bash make 5]\nran 5' },
+    ]);
+    // in full mode the first input is sent as it is (its call is the task's answer, still there)
+    expect(layoutRequest(built(0), {}).messages[0]!.content).toEqual([{ type: 'tool_result', tool_use_id: 't1', content: 'ran 1' }]);
+  });
+
+  it('appends the housekeeping ask after this input, whose breakpoint stays on the input', () => {
+    const request = layoutRequest(built(0), { housekeepingAsk: 'Also summarise e1.' });
+    const last = request.messages.at(-1)!.content;
+    expect(last).toEqual([
+      { type: 'tool_result', tool_use_id: 't3', content: 'ran 3', cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: 'Also summarise e1.' },
+    ]);
+    expect(layoutRequest(built(0), {}).messages.at(-1)!.content).toHaveLength(1);
+  });
+
+  it('leaves a breakpoint already on an input as it is, adding none', () => {
+    const state = built(0);
+    state.pending!.input = [{ type: 'text', text: 'go on', cache_control: { type: 'ephemeral' } }];
+    const request = layoutRequest(state, {});
+    expect(request.messages.at(-1)!.content).toEqual([{ type: 'text', text: 'go on', cache_control: { type: 'ephemeral' } }]);
+    expect(request.messages.flatMap((m) => m.content).filter((b) => b.cache_control)).toHaveLength(2);
   });
 });

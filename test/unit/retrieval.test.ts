@@ -106,4 +106,18 @@ describe('retrieveExchanges: archived exchanges by id, in the asked format, with
     expect(asked).toEqual([2]);
     expect(result.text).toBe('<retrieved format="header">\nx1: no such exchange (this session has e1-e2).\n\ne: no such exchange (this session has e1-e2).\n\ne2 header 2\n</retrieved>');
   });
+
+  it('names the exchange that superseded a stored one, and fits its text in what the note leaves', () => {
+    const old = { ...archived(1), supersededBy: 3 };
+    const note = '[e1 is superseded by e3 (an edited, resent message); shown for reference only]';
+    const archive = archiveOf(old);
+    expect(retrieveExchanges(archive, 's', ['e1'], 'summary', 1_000, count).text).toBe(`<retrieved format="summary">\n${note}\ne1 header 1\nsummary 1\n</retrieved>`);
+    // mixed: the full text only if it fits beside the note
+    const full = `e1 header 1\n${fullText(old)}`;
+    const tight = retrieveExchanges(archive, 's', ['e1'], 'mixed', count(note) + count(full) - 1, count).text;
+    expect(tight).toContain(`${note}\ne1 header 1\nsummary 1`);
+    expect(tight).not.toContain('question 1');
+    const roomy = retrieveExchanges(archive, 's', ['e1'], 'mixed', count(note) + count(full) + 2, count).text;
+    expect(roomy).toContain(`${note}\n${full}`);
+  });
 });
