@@ -53,8 +53,9 @@ export default {
   // whose code or covering tests changed.
   incremental: true,
   incrementalFile: `${dir}/stryker-incremental.json`,
-  // 2 cores shared by six engineers: one test runner; run it under `nice`.
-  concurrency: 1,
+  // 2 cores shared by six engineers: one test runner by default (MUTATE_CONCURRENCY sets more on
+  // an otherwise idle machine); run it under `nice`.
+  concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 1),
   // Tests pass their own 60 s vitest timeout; a loaded machine needs slack before a slow mutant
   // counts as an endless loop.
   timeoutMS: 10_000,
