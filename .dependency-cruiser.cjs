@@ -39,6 +39,13 @@ module.exports = {
       to: { path: '^src/(adapters|cli|extension)/' },
     },
     {
+      name: 'host-imports-no-front-end',
+      comment: 'src/host wires adapters into a Task for both front ends; it may not reach into either (the CLI or the extension).',
+      severity: 'error',
+      from: { path: '^src/host/' },
+      to: { path: '^src/(cli|extension)/' },
+    },
+    {
       name: 'shared-imports-only-zod',
       comment: 'src/shared is loaded by the extension host and the webview alike: zod and itself, nothing else.',
       severity: 'error',

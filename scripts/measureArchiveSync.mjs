@@ -25,7 +25,7 @@ import { openSqliteArchive } from './src/adapters/sqliteArchiveStore';
 import { readSessionFile } from './src/adapters/sessionFileReader';
 import { createTiktokenTokenizer } from './src/adapters/tiktokenTokenizer';
 import { resolveEngineSettings } from './src/shared/engineSettings';
-import { replaySession } from './src/cli/replaySession';
+import { replaySession } from './src/host/replaySession';
 export async function measure(sessionPath, archivePath, synchronous) {
   const store = openSqliteArchive(archivePath, { synchronous });
   let putMs = 0;

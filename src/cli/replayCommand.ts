@@ -6,7 +6,7 @@ import { createTiktokenTokenizer } from '../adapters/tiktokenTokenizer';
 import { JsonlWriter } from '../adapters/jsonlWriter';
 import { makeTempDir } from '../adapters/tempFiles';
 import { stderrLogger } from '../adapters/streamLogger';
-import { replaySession } from './replaySession';
+import { replaySession } from '../host/replaySession';
 import { chooseReplaySession, replayFileKey } from './replaySessionId';
 import { listenForStop, SIGNAL_EXIT } from './stopSignals';
 import { addToTotals, emptyTotals, tableHeader, tableRow, totalsLine } from './replayTable';

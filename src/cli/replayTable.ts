@@ -1,4 +1,4 @@
-import type { ReplayTurn } from './replaySession';
+import type { ReplayTurn } from '../host/replaySession';
 
 const COLUMNS = ['turn', 'mode', 'system', 'L0', 'L1', 'L2', 'L3', 'L4', 'input', 'total', 'budget', 'H', 'events'] as const;
 const WIDTHS = [5, 7, 7, 5, 7, 6, 5, 5, 7, 7, 7, 5, 0];

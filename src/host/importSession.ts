@@ -4,7 +4,7 @@ import { findImportSources, readImportedSession } from '../adapters/importedSess
 import { openSqliteArchive } from '../adapters/sqliteArchiveStore';
 import { systemClock } from '../adapters/systemClock';
 import { createTiktokenTokenizer } from '../adapters/tiktokenTokenizer';
-import { replaySession } from '../cli/replaySession';
+import { replaySession } from './replaySession';
 import type { ArchiveStore, Clock, Logger, Tokenizer } from '../engine/ports';
 import type { EngineSettings } from '../shared/engineSettings';
 import { resolveEngineSettings } from '../shared/engineSettings';

@@ -9,7 +9,7 @@ import { ContextEngine } from '../../src/engine/contextEngine';
 import { ExtractiveSummarizer } from '../../src/engine/extractiveSummarizer';
 import { resolveEngineSettings } from '../../src/shared/engineSettings';
 import { parseSessionText } from '../../src/shared/sessionSchema';
-import { replaySession } from '../../src/cli/replaySession';
+import { replaySession } from '../../src/host/replaySession';
 import { steppingClock } from '../../src/adapters/systemClock';
 import { MemoryArchive } from '../support/memoryArchive';
 import { assistant, charTokenizer, silentLogger, text, user } from '../support/engineHarness';

@@ -4,8 +4,8 @@ import { parseSessionText } from '../../src/shared/sessionSchema';
 import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
 import { createTiktokenTokenizer } from '../../src/adapters/tiktokenTokenizer';
 import { makeTempDir } from '../../src/adapters/tempFiles';
-import { replaySession } from '../../src/cli/replaySession';
-import type { ReplayTurn } from '../../src/cli/replaySession';
+import { replaySession } from '../../src/host/replaySession';
+import type { ReplayTurn } from '../../src/host/replaySession';
 import { drive, makeEngine, silentLogger, syntheticSession } from '../support/engineHarness';
 
 describe('bad and extreme inputs end to end', () => {

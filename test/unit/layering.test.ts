@@ -53,6 +53,7 @@ describe('layering (STYLE.md) checked by dependency-cruiser (.dependency-cruiser
         'task-imports-no-outer-layer: src/task/loop.mts',
         'task-imports-only-zod: src/task/loop.mts',
         'nothing-imports-the-extension: src/cli/usesHost.mts',
+        'host-imports-no-front-end: src/host/usesCli.mts',
       ].sort(),
     );
   });

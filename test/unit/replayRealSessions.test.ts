@@ -6,8 +6,8 @@ import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
 import { readSessionFile } from '../../src/adapters/sessionFileReader';
 import { createTiktokenTokenizer } from '../../src/adapters/tiktokenTokenizer';
 import { makeTempDir } from '../../src/adapters/tempFiles';
-import { replaySession } from '../../src/cli/replaySession';
-import type { ReplayTurn } from '../../src/cli/replaySession';
+import { replaySession } from '../../src/host/replaySession';
+import type { ReplayTurn } from '../../src/host/replaySession';
 import { silentLogger } from '../support/engineHarness';
 import { sharedSessionFiles } from '../support/sharedSessions';
 

@@ -10,8 +10,8 @@ import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
 import { readSessionFile } from '../../src/adapters/sessionFileReader';
 import { createTiktokenTokenizer } from '../../src/adapters/tiktokenTokenizer';
 import { makeTempDir } from '../../src/adapters/tempFiles';
-import { replaySession } from '../../src/cli/replaySession';
-import type { ReplayTurn } from '../../src/cli/replaySession';
+import { replaySession } from '../../src/host/replaySession';
+import type { ReplayTurn } from '../../src/host/replaySession';
 import { assistant, drive, makeEngine, silentLogger, text, toolResult, toolUse, user } from '../support/engineHarness';
 
 const mark = { type: 'ephemeral' } as const;

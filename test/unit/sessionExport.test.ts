@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
-import { replaySession } from '../../src/cli/replaySession';
+import { replaySession } from '../../src/host/replaySession';
 import type { ArchivedExchange } from '../../src/engine/ports';
 import { resolveEngineSettings } from '../../src/shared/engineSettings';
 import { parseSessionText } from '../../src/shared/sessionSchema';

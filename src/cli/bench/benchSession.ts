@@ -3,7 +3,7 @@ import type { Message } from '../../shared/messages';
 import type { ParsedSession } from '../../shared/sessionSchema';
 import type { ArchiveStore, Logger, Tokenizer } from '../../engine/ports';
 import { DEFAULT_AGENT_SYSTEM } from '../../engine/protocolText';
-import { replaySession } from '../replaySession';
+import { replaySession } from '../../host/replaySession';
 import type { BaselineContext } from './baselines';
 import { ClearToolUses, FullHistory, ObservationMasking, SlidingWindow } from './baselines';
 import type { StrategyTotals } from './ledger';

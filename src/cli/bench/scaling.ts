@@ -2,7 +2,7 @@ import type { EngineSettings } from '../../shared/engineSettings';
 import type { Message } from '../../shared/messages';
 import type { ParsedSession } from '../../shared/sessionSchema';
 import type { ArchiveStore, Logger, Tokenizer } from '../../engine/ports';
-import { replaySession } from '../replaySession';
+import { replaySession } from '../../host/replaySession';
 import { quantile } from './ledger';
 
 /** Per-turn assembly time and heap of Strata on one stretched session. */
