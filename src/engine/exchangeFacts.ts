@@ -1,6 +1,6 @@
 import type { Exchange } from './exchange';
 import type { ExchangeFacts } from './narrative';
-import { isEditTool } from './toolOutput';
+import { fileEditedBy } from './toolOutput';
 
 const NEXT_STEP = /\b(next|then I'll|I'll|I will|let me|now I need to|todo)\b/i;
 
@@ -8,10 +8,8 @@ const NEXT_STEP = /\b(next|then I'll|I'll|I will|let me|now I need to|todo)\b/i;
 export function editedFiles(exchange: Exchange): string[] {
   const files: string[] = [];
   for (const block of exchange.output.content) {
-    if (block.type !== 'tool_use' || !isEditTool(block.name)) continue;
-    const input = block.input as Record<string, unknown> | null;
-    const path = input?.file_path ?? input?.path;
-    if (typeof path === 'string' && !files.includes(path)) files.push(path);
+    const path = block.type === 'tool_use' ? fileEditedBy(block) : undefined;
+    if (path !== undefined && !files.includes(path)) files.push(path);
   }
   return files;
 }

@@ -1,6 +1,6 @@
 import type { LiveExchange } from './liveExchange';
 import type { ToolCall } from './toolOutput';
-import { fileReadBy, isEditTool } from './toolOutput';
+import { fileEditedBy, fileReadBy, isEditTool } from './toolOutput';
 import { trimToTokens } from './text/trimToBudget';
 
 /** A file operand: a path with an extension, optionally quoted. */
@@ -64,8 +64,8 @@ export function fileShownPart(call: ToolCall | undefined): ShownFile | undefined
   const read = fileReadBy(call);
   if (read) return { path: read, whole: input.offset === undefined && input.limit === undefined && input.view_range === undefined };
   if (isEditTool(call.name)) {
-    const path = input.file_path ?? input.path;
-    return typeof path === 'string' ? { path, whole: false } : undefined;
+    const path = fileEditedBy(call);
+    return path === undefined ? undefined : { path, whole: false };
   }
   const command = input.command;
   return typeof command === 'string' && command.length <= 300 && !command.includes('\n') ? shellView(command) : undefined;

@@ -1,8 +1,9 @@
 import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../shared/messages';
 import { toolResultText } from '../shared/messages';
+import { withoutProtocolBlocks } from '../shared/protocolSchema';
 import { messageTokens } from './blockTokens';
 import type { ToolCall } from './toolOutput';
-import { compactToolOutput, describeCall, fileReadBy, isEditTool, maskedPointer, withResultText } from './toolOutput';
+import { compactToolOutput, describeCall, fileEditedBy, fileReadBy, maskedPointer, withResultText } from './toolOutput';
 
 /**
  * An exchange as working memory sends it. `input` and `output` are rendered once, when the
@@ -23,8 +24,6 @@ export interface LiveExchange {
   /** Files the front end saw change on disk before this input (read earlier, changed behind the model's back). */
   changedFiles?: readonly string[];
 }
-
-const HOUSEKEEPING_BLOCKS = /<(housekeeping|context_request)>[\s\S]*?<\/\1>/g;
 
 /** What a call whose result the input does not carry is answered with (the API wants every call answered). */
 export const NO_RESULT_TEXT = '(no result was recorded for this call)';
@@ -73,7 +72,7 @@ export function renderOutput(message: Message): ContentBlock[] {
   const blocks = message.content.map((block): ContentBlock => {
     if (block.type === 'tool_result') return orphanToText([block], new Map())[0]!;
     if (block.type !== 'text' || !block.text.includes('<')) return block;
-    return { type: 'text', text: block.text.replace(HOUSEKEEPING_BLOCKS, '').trimEnd() };
+    return { type: 'text', text: withoutProtocolBlocks(block.text).trimEnd() };
   });
   return nonEmpty(blocks);
 }
@@ -128,11 +127,8 @@ export function fileChangesOf(live: LiveExchange): string[] {
   const paths: string[] = [];
   for (const block of live.input) {
     if (block.type !== 'tool_result' || block.is_error) continue;
-    const call = live.calls.get(block.tool_use_id);
-    if (!call || !isEditTool(call.name)) continue;
-    const input = (call.input ?? {}) as Record<string, unknown>;
-    const path = input.file_path ?? input.path ?? input.notebook_path;
-    if (typeof path === 'string') paths.push(path);
+    const path = fileEditedBy(live.calls.get(block.tool_use_id));
+    if (path !== undefined) paths.push(path);
   }
   return paths;
 }

@@ -14,6 +14,21 @@ export function isEditTool(name: string): boolean {
   return EDIT_TOOLS.has(name.toLowerCase());
 }
 
+/**
+ * The file a file tool's input names: `file_path` (Claude Code), `path` (Cline, Roo, Strata, the
+ * Anthropic text editor tool) or `notebook_path` (notebook tools); undefined when none is a string.
+ */
+export function filePathIn(input: unknown): string | undefined {
+  const fields = (input ?? {}) as Record<string, unknown>;
+  const path = fields.file_path ?? fields.path ?? fields.notebook_path;
+  return typeof path === 'string' ? path : undefined;
+}
+
+/** The file an edit-like call changes, when the call is one. */
+export function fileEditedBy(call: ToolCall | undefined): string | undefined {
+  return call && isEditTool(call.name) ? filePathIn(call.input) : undefined;
+}
+
 /** Characters any single tool output may keep in working memory (guards one enormous line). */
 const MAX_OUTPUT_CHARS = 60_000;
 
@@ -24,10 +39,7 @@ export interface ToolCall {
 
 /** The file a tool call read, when it is a read of one file. */
 export function fileReadBy(call: ToolCall | undefined): string | undefined {
-  if (!call || !FILE_READ_TOOLS.has(call.name.toLowerCase())) return undefined;
-  const input = call.input as Record<string, unknown> | null;
-  const path = input?.file_path ?? input?.path ?? input?.notebook_path;
-  return typeof path === 'string' ? path : undefined;
+  return call && FILE_READ_TOOLS.has(call.name.toLowerCase()) ? filePathIn(call.input) : undefined;
 }
 
 /** tool_use id -> call, for the tool_use blocks of an answer. */

@@ -1,4 +1,5 @@
 import type { Message } from './messages';
+import { withoutProtocolBlocks } from './protocolSchema';
 
 /**
  * What a person reads of an archived exchange: the user's own words in an input, and the visible
@@ -11,9 +12,6 @@ export const CONTEXT_FOLLOW_UP = 'The archived context you asked for follows. Co
 
 /** Blocks the Task loop adds to a user message: the turn environment and resolved `@`-mentions. */
 const ADDED_BLOCK = /^<(?:environment|mention\b)[^>]*>/;
-
-/** The answer's protocol blocks, which the chat never shows. */
-const PROTOCOL_BLOCK = /<(housekeeping|context_request)>[\s\S]*?<\/\1>/g;
 
 /**
  * The user's typed text in an input message, or undefined when the input carries none (tool
@@ -37,7 +35,7 @@ export function isAddedBlock(text: string): boolean {
 /** The visible text of an answer: its text blocks with protocol blocks removed, trimmed; '' when none. */
 export function answerText(output: Message): string {
   return output.content
-    .flatMap((b) => (b.type === 'text' ? [b.text.replace(PROTOCOL_BLOCK, '')] : []))
+    .flatMap((b) => (b.type === 'text' ? [withoutProtocolBlocks(b.text)] : []))
     .join('\n\n')
     .trim();
 }

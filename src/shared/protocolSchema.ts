@@ -36,6 +36,11 @@ export interface ProtocolParse {
 
 const TAG = /<(housekeeping|context_request)>([\s\S]*?)<\/\1>/g;
 
+/** `text` without its protocol blocks, which are written for Strata and never shown or re-sent. */
+export function withoutProtocolBlocks(text: string): string {
+  return text.replace(TAG, '');
+}
+
 /** Reads the protocol blocks of an answer's text; malformed blocks become problems, never throws. */
 export function parseProtocolBlocks(text: string): ProtocolParse {
   const result: ProtocolParse = { contextRequests: [], problems: [] };

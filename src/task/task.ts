@@ -2,7 +2,7 @@ import type { AssembledTurn, BeginOptions, ContextEngine } from '../engine/conte
 import type { Clock, Tokenizer } from '../engine/ports';
 import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../shared/messages';
 import { parseProtocolBlocks } from '../shared/protocolSchema';
-import { CONTEXT_FOLLOW_UP } from '../shared/exchangeText';
+import { CONTEXT_FOLLOW_UP, userText } from '../shared/exchangeText';
 import { StrataError } from '../shared/strataError';
 import type { TurnEnvironment } from './environment';
 import type { FileContextTracker } from './fileContextTracker';
@@ -163,7 +163,7 @@ export class Task {
     const seq = engine.beginExchange(input, next.begin);
     this.begun = { ...(next.begin.userMessage ? { userMessage: true } : {}), ...(next.begin.changedFiles?.length ? { changedFiles: [...next.begin.changedFiles] } : {}), ...(this.resentFrom !== undefined ? { resendFrom: this.resentFrom } : {}) };
     this.resentFrom = undefined;
-    if (next.begin.userMessage) this.emit({ type: 'user_message', turn: seq, text: userText(input) });
+    if (next.begin.userMessage) this.emit({ type: 'user_message', turn: seq, text: userText(input) ?? '' });
     const startedAt = this.options.clock.now();
     let turn: AssembledTurn;
     try {
@@ -306,12 +306,6 @@ type TaskEventOf<T extends TaskEvent['type']> = Extract<TaskEvent, { type: T }>;
 interface NextInput {
   message: Message;
   begin: BeginOptions;
-}
-
-/** The user's own words in a user message (the first text block; mentions and environment follow it). */
-function userText(message: Message): string {
-  for (const b of message.content) if (b.type === 'text') return b.text;
-  return '';
 }
 
 function emptyAnswer(): Message {

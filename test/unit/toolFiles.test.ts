@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { editedFiles } from '../../src/engine/exchangeFacts';
+import { fileEditedBy, fileReadBy, filePathIn } from '../../src/engine/toolOutput';
+import type { Exchange } from '../../src/engine/exchange';
+
+describe('the file a tool call names', () => {
+  it('reads file_path, then path, then notebook_path, and only strings', () => {
+    expect(filePathIn({ file_path: 'a.ts', path: 'b.ts' })).toBe('a.ts');
+    expect(filePathIn({ path: 'b.ts', notebook_path: 'c.ipynb' })).toBe('b.ts');
+    expect(filePathIn({ notebook_path: 'c.ipynb' })).toBe('c.ipynb');
+    expect(filePathIn({ file_path: 7, path: 'b.ts' })).toBeUndefined();
+    expect(filePathIn(null)).toBeUndefined();
+    expect(filePathIn(undefined)).toBeUndefined();
+  });
+
+  it('tells reads from edits by the tool name, in any case', () => {
+    expect(fileReadBy({ name: 'Read', input: { file_path: 'a.ts' } })).toBe('a.ts');
+    expect(fileReadBy({ name: 'Edit', input: { file_path: 'a.ts' } })).toBeUndefined();
+    expect(fileEditedBy({ name: 'NotebookEdit', input: { notebook_path: 'n.ipynb' } })).toBe('n.ipynb');
+    expect(fileEditedBy({ name: 'write_file', input: { path: 'w.ts' } })).toBe('w.ts');
+    expect(fileEditedBy({ name: 'Read', input: { file_path: 'a.ts' } })).toBeUndefined();
+    expect(fileEditedBy(undefined)).toBeUndefined();
+  });
+
+  it("an exchange's edited files: each once, notebooks included, reads and other tools left out", () => {
+    const exchange: Exchange = {
+      seq: 1,
+      createdAt: 0,
+      input: { role: 'user', content: [{ type: 'text', text: 'go' }] },
+      output: {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 't1', name: 'Edit', input: { file_path: 'src/a.ts' } },
+          { type: 'tool_use', id: 't2', name: 'Read', input: { file_path: 'src/b.ts' } },
+          { type: 'tool_use', id: 't3', name: 'NotebookEdit', input: { notebook_path: 'nb.ipynb' } },
+          { type: 'tool_use', id: 't4', name: 'MultiEdit', input: { file_path: 'src/a.ts' } },
+          { type: 'tool_use', id: 't5', name: 'Bash', input: { command: 'ls' } },
+        ],
+      },
+    };
+    expect(editedFiles(exchange)).toEqual(['src/a.ts', 'nb.ipynb']);
+  });
+});
