@@ -283,7 +283,9 @@ async function archiveTreeSteps(page: Page, shot: (name: string) => Promise<void
     await header.waitFor({ timeout: STEP_TIMEOUT_MS });
     if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
     await session.waitFor({ timeout: STEP_TIMEOUT_MS });
-    await expectText(session, /6 exchanges/); // e2 and e3 superseded by the edited, resent e4; e5-e6 the lsp_hover round
+    // e2 and e3 superseded by the edited, resent e4; e5-e6 the lsp_hover round. Polled: archived
+    // exchanges refresh the tree once per burst, a moment after the last one.
+    await waitForText(session, /6 exchanges/);
     // The session imported before the chat is listed too (the tree refreshed after the import).
     await pane.locator('.monaco-list-row').filter({ hasText: 'Fix the failing test in src/math.test.ts' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
   });
