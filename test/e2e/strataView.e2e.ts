@@ -7,6 +7,7 @@ import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { startCodeServer, type CodeServer } from './codeServer';
 import { markdownAnswerStep } from './markdownSteps';
+import { openSessionBusySteps } from './openSessionBusySteps';
 import { mentionSteps, settingsPanelSteps, showDiffStep, type StepContext } from './webuiSteps';
 
 /**
@@ -255,6 +256,8 @@ async function main(): Promise<void> {
     await exportAndDeleteSteps(page, webview, server, shot);
     // Last: its exchange would change the request and exchange counts the steps above check.
     await markdownAnswerStep(webui, api);
+    // After it: this step leaves a stopped turn in the Markdown step's session and the chat on the imported one.
+    await openSessionBusySteps(webui, api, (title) => runCommand(page!, title));
 
     if (consoleErrors.length > 0) throw new Error(`webview console errors:\n${consoleErrors.join('\n')}`);
     console.log(`e2e: all checks passed; screenshots in ${SHOTS}`);
