@@ -49,6 +49,12 @@ const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
     version: 4,
     sql: `ALTER TABLE exchanges ADD COLUMN superseded_by INTEGER;`,
   },
+  {
+    // A session's title (`sessionTitle` of its first exchange), written with that exchange so a
+    // listing reads no bodies. NULL: archived before schema 5; `sessions()` fills it on first listing.
+    version: 5,
+    sql: `ALTER TABLE sessions ADD COLUMN title TEXT;`,
+  },
 ];
 
 /** A session's title (its first query, one line) and source (`claude-code:<file>`, `cline:<file>`...). */
@@ -118,6 +124,9 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
         this.db
           .prepare('INSERT INTO exchanges_fts (session_id, seq, header, summary, body) VALUES (?, ?, ?, ?, ?)')
           .run(exchange.sessionId, exchange.seq, exchange.header, exchange.summary, searchableText(exchange.full));
+        // The session's first exchange names it (also when a retried write fills a lower seq later).
+        const first = this.db.prepare('SELECT MIN(seq) AS first FROM exchanges WHERE session_id = ?').get(exchange.sessionId) as { first: number };
+        if (first.first === exchange.seq) this.db.prepare('UPDATE sessions SET title = ? WHERE id = ?').run(sessionTitle(exchange.full) ?? '', exchange.sessionId);
       })(),
     );
   }
@@ -149,16 +158,36 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
     return this.searchIn(undefined, query, limit);
   }
 
-  /** Sessions with at least one exchange, the latest activity first; titles from each first exchange. */
+  /**
+   * Sessions with at least one exchange, the latest activity first. Titles come from
+   * `session_info` (an import's) or `sessions.title` (written with the first exchange), so no
+   * exchange body is read; a session archived before schema 5 has none and is titled from its
+   * first exchange once, the title then recorded.
+   */
   sessions(): ArchivedSessionInfo[] {
     const rows = guard(
       this.path,
       () =>
         this.db
-          .prepare('SELECT session_id, MIN(seq) AS first_seq, MIN(created_at) AS first_at, MAX(created_at) AS last_at, COUNT(*) AS n FROM exchanges GROUP BY session_id ORDER BY last_at DESC, session_id')
-          .all() as Array<{ session_id: string; first_seq: number; first_at: number; last_at: number; n: number }>,
+          .prepare(
+            `WITH g AS (SELECT session_id, MIN(seq) AS first_seq, MIN(created_at) AS first_at, MAX(created_at) AS last_at, COUNT(*) AS n FROM exchanges GROUP BY session_id)
+             SELECT g.*, s.title AS stored, i.title AS imported FROM g LEFT JOIN sessions s ON s.id = g.session_id LEFT JOIN session_info i ON i.session_id = g.session_id
+             ORDER BY g.last_at DESC, g.session_id`,
+          )
+          .all() as Array<{ session_id: string; first_seq: number; first_at: number; last_at: number; n: number; stored: string | null; imported: string | null }>,
     );
-    return rows.map((r) => ({ id: r.session_id, title: this.titleOf(r.session_id, r.first_seq), firstAt: r.first_at, lastAt: r.last_at, exchanges: r.n }));
+    const found = new Map<string, string>();
+    const sessions = rows.map((r) => {
+      let title = r.imported || r.stored;
+      if (title === null) {
+        const read = this.firstExchangeTitle(r.session_id, r.first_seq);
+        if (read !== undefined) found.set(r.session_id, read);
+        title = read ?? '';
+      }
+      return { id: r.session_id, title, firstAt: r.first_at, lastAt: r.last_at, exchanges: r.n };
+    });
+    if (found.size > 0) this.recordTitles(found);
+    return sessions;
   }
 
   exchanges(sessionId: string): ArchivedExchangeInfo[] {
@@ -268,13 +297,27 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
     return rows.map((r) => ({ sessionId: r.session_id, seq: Number(r.seq), header: r.header, snippet: r.snippet, ...(r.superseded_by !== null ? { supersededBy: r.superseded_by } : {}) }));
   }
 
-  /** The title an import recorded, else that of the session's first exchange (`sessionTitle`); '' when none or unreadable. */
-  private titleOf(sessionId: string, firstSeq: number): string {
+  /** `sessionTitle` of the session's first exchange ('' when it has none); undefined when that exchange cannot be read. */
+  private firstExchangeTitle(sessionId: string, firstSeq: number): string | undefined {
     try {
-      const recorded = this.sessionInfo(sessionId)?.title;
-      return recorded || (sessionTitle(this.get(sessionId, firstSeq)?.full ?? []) ?? '');
+      return sessionTitle(this.get(sessionId, firstSeq)?.full ?? []) ?? '';
     } catch {
-      return ''; // a damaged first exchange must not hide the session from the list
+      return undefined; // a damaged first exchange must not hide the session from the list
+    }
+  }
+
+  /**
+   * Records titles read from pre-schema-5 sessions, in one transaction. Best effort: a listing
+   * must not fail because the archive is busy or read-only (the next listing tries again).
+   */
+  private recordTitles(titles: ReadonlyMap<string, string>): void {
+    try {
+      const set = this.db.prepare('UPDATE sessions SET title = ? WHERE id = ? AND title IS NULL');
+      this.db.transaction(() => {
+        for (const [id, title] of titles) set.run(title, id);
+      })();
+    } catch {
+      // Not recorded: the title is read from the first exchange again next time.
     }
   }
 

@@ -9,9 +9,33 @@ const FILE_READ_TOOLS = new Set(['read', 'view', 'read_file', 'cat', 'notebookre
 /** Tools that change a file, by lower-cased name (Claude Code, Cline, Roo, Strata's own, the Anthropic text editor tool). */
 const EDIT_TOOLS = new Set(['edit', 'multiedit', 'write', 'create', 'write_file', 'edit_file', 'notebookedit', 'apply_patch', 'str_replace_editor', 'str_replace_based_edit_tool']);
 
+/**
+ * Anthropic's text editor tools, one tool for every file operation: the input's `command` says
+ * which (`view` reads; `create`, `str_replace`, `insert`, `undo_edit` change the file) and is no
+ * shell command.
+ */
+const TEXT_EDITOR_TOOLS = new Set(['str_replace_editor', 'str_replace_based_edit_tool']);
+
 /** True for a tool that writes or edits a file. */
 export function isEditTool(name: string): boolean {
   return EDIT_TOOLS.has(name.toLowerCase());
+}
+
+/** The `view` command of a text editor tool: a read, though the tool is an edit tool by name. */
+function isEditorView(call: ToolCall): boolean {
+  return TEXT_EDITOR_TOOLS.has(call.name.toLowerCase()) && (call.input as { command?: unknown } | null)?.command === 'view';
+}
+
+/** True for a call that writes or edits a file (a text editor's `view` does not). */
+export function isEditCall(call: ToolCall): boolean {
+  return isEditTool(call.name) && !isEditorView(call);
+}
+
+/** The shell command a call runs: a `command` string, except a text editor's, which names its operation. */
+export function shellCommandOf(call: ToolCall): string | undefined {
+  if (TEXT_EDITOR_TOOLS.has(call.name.toLowerCase())) return undefined;
+  const command = (call.input as { command?: unknown } | null)?.command;
+  return typeof command === 'string' ? command : undefined;
 }
 
 /**
@@ -26,7 +50,7 @@ export function filePathIn(input: unknown): string | undefined {
 
 /** The file an edit-like call changes, when the call is one. */
 export function fileEditedBy(call: ToolCall | undefined): string | undefined {
-  return call && isEditTool(call.name) ? filePathIn(call.input) : undefined;
+  return call && isEditCall(call) ? filePathIn(call.input) : undefined;
 }
 
 /** Characters any single tool output may keep in working memory (guards one enormous line). */
@@ -39,7 +63,7 @@ export interface ToolCall {
 
 /** The file a tool call read, when it is a read of one file. */
 export function fileReadBy(call: ToolCall | undefined): string | undefined {
-  return call && FILE_READ_TOOLS.has(call.name.toLowerCase()) ? filePathIn(call.input) : undefined;
+  return call && (FILE_READ_TOOLS.has(call.name.toLowerCase()) || isEditorView(call)) ? filePathIn(call.input) : undefined;
 }
 
 /** tool_use id -> call, for the tool_use blocks of an answer. */

@@ -3,10 +3,11 @@ import * as vscode from 'vscode';
 import type { ArchiveBrowser, ArchivedSessionInfo } from '../engine/archiveBrowser';
 import type { ArchiveCommandId } from './commandIds';
 import type { ChatController } from './chatController';
-import { searchPickRow, sessionIdOf, sessionPickRow } from './archiveTreeModel';
+import { searchPickRow, sessionIdOf, sessionLabel, sessionPickRow } from './archiveTreeModel';
 import type { ArchiveTreeProvider } from './archiveTreeProvider';
 import type { ExchangeDocument } from './exchangeDocument';
 import { sessionMarkdown } from './exchangeMarkdown';
+import { openArchivedSession } from './openArchivedSession';
 import { loadSession, sessionJsonl } from './sessionExport';
 import { sessionHistory } from './sessionHistory';
 
@@ -57,18 +58,18 @@ export function archiveCommandHandlers(deps: ArchiveCommandDeps): Record<Archive
         const session = await chooseSession(browser, arg, 'Delete which archived session?');
         if (!session) return;
         if (session.id === deps.chat.currentSessionId) {
-          void vscode.window.showWarningMessage(`Strata: "${label(session)}" is the session the chat is using now, so it cannot be deleted. Start a new session (Strata: New Session), then delete it.`);
+          void vscode.window.showWarningMessage(`Strata: "${sessionLabel(session)}" is the session the chat is using now, so it cannot be deleted. Start a new session (Strata: New Session), then delete it.`);
           return;
         }
         const answer = await vscode.window.showWarningMessage(
-          `Delete "${label(session)}" from the archive?`,
+          `Delete "${sessionLabel(session)}" from the archive?`,
           { modal: true, detail: `Its ${session.exchanges} exchange(s) will be removed from ${browser.path}. This cannot be undone; export it first to keep a copy.` },
           'Delete',
         );
         if (answer !== 'Delete') return;
         const deleted = browser.deleteSession(session.id);
         deps.tree.refresh();
-        void vscode.window.showInformationMessage(`Strata: deleted "${label(session)}" (${deleted.exchanges} exchange(s)).`);
+        void vscode.window.showInformationMessage(`Strata: deleted "${sessionLabel(session)}" (${deleted.exchanges} exchange(s)).`);
       }),
     'strata.archive.exportSession': (arg) =>
       withArchive(async (browser) => {
@@ -79,7 +80,7 @@ export function archiveCommandHandlers(deps: ArchiveCommandDeps): Record<Archive
             { label: 'Markdown', description: 'to read: messages, tool calls and results', ext: 'md' },
             { label: 'JSON Lines', description: 'the session file format: `strata replay` replays it', ext: 'jsonl' },
           ],
-          { title: `Export "${label(session)}"`, placeHolder: 'Format' },
+          { title: `Export "${sessionLabel(session)}"`, placeHolder: 'Format' },
         );
         if (!format) return;
         const folder = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(homedir());
@@ -98,8 +99,11 @@ export function archiveCommandHandlers(deps: ArchiveCommandDeps): Record<Archive
       withArchive(async (browser) => {
         const session = await chooseSession(browser, arg, 'Open which session in the chat?');
         if (!session) return;
-        await deps.chat.resumeSession(session.id, sessionHistory(loadSession(browser, session.id)));
-        await vscode.commands.executeCommand('strata.chat.focus');
+        const outcome = await openArchivedSession(deps.chat, session, {
+          history: () => sessionHistory(loadSession(browser, session.id)),
+          confirmStop: async (q) => (await vscode.window.showWarningMessage(q.message, { modal: true, detail: q.detail }, q.confirm)) === q.confirm,
+        });
+        if (outcome !== 'cancelled') await vscode.commands.executeCommand('strata.chat.focus');
       }),
   };
 }
@@ -167,7 +171,3 @@ async function searchArchive(browser: ArchiveBrowser, documents: ExchangeDocumen
   await done;
 }
 
-function label(session: ArchivedSessionInfo): string {
-  const title = session.title || session.id;
-  return title.length > 60 ? `${title.slice(0, 59)}…` : title;
-}

@@ -60,6 +60,11 @@ export function sessionPickRow(s: ArchivedSessionInfo): { label: string; descrip
   return { label: oneLine(s.title || UNTITLED, 80), description: `${formatTime(s.lastAt)} · ${plural(s.exchanges, 'exchange')}`, detail: s.id };
 }
 
+/** A session named in a message or dialog: its title (else its id) on one line, at most 60 characters. */
+export function sessionLabel(s: Pick<ArchivedSessionInfo, 'id' | 'title'>): string {
+  return oneLine(s.title || s.id, 60);
+}
+
 /** The virtual document path of an exchange (ids are URI-encoded, so any id round-trips). */
 export function exchangeDocumentPath(sessionId: string, seq: number): string {
   return `/${encodeURIComponent(sessionId)}/e${seq}.md`;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ArchiveBrowser } from '../engine/archiveBrowser';
+import { type DebounceDelays, Debouncer } from './debouncer';
 import type { Disposable } from './disposableStore';
 import { type ArchiveNode, exchangeNodes, sessionNodes, treeRow } from './archiveTreeModel';
 
@@ -10,9 +11,16 @@ export const ARCHIVE_VIEW_ID = 'strata.archive';
 export const OPEN_EXCHANGE_COMMAND = 'strata.archive.openExchange';
 
 /**
+ * Archived exchanges refresh the tree at most this often: once 1 s after the last of a burst, and
+ * during a long run of tool rounds at least every 5 s.
+ */
+const EXCHANGE_REFRESH: DebounceDelays = { quietMs: 1_000, maxWaitMs: 5_000 };
+
+/**
  * The archive tree: sessions (newest first), then their exchanges (label = header, tooltip =
  * summary, description = time). A click on an exchange opens it as a read-only Markdown
- * document. `refresh()` re-reads the archive: after a turn, an import or a delete.
+ * document. `refresh()` re-reads the archive at once (an import, a delete, the Refresh button);
+ * `refreshSoon()` once for a burst of archived exchanges.
  */
 export class ArchiveTreeProvider implements vscode.TreeDataProvider<ArchiveNode>, Disposable {
   private readonly changed = new vscode.EventEmitter<ArchiveNode | undefined>();
@@ -28,8 +36,15 @@ export class ArchiveTreeProvider implements vscode.TreeDataProvider<ArchiveNode>
     private readonly onStatus: (message: string | undefined) => void,
   ) {}
 
+  private readonly soon = new Debouncer(() => this.changed.fire(undefined), EXCHANGE_REFRESH);
+
   refresh(): void {
+    this.soon.cancel(); // this refresh covers a pending one
     this.changed.fire(undefined);
+  }
+
+  refreshSoon(): void {
+    this.soon.schedule();
   }
 
   getTreeItem(node: ArchiveNode): vscode.TreeItem {
@@ -61,6 +76,7 @@ export class ArchiveTreeProvider implements vscode.TreeDataProvider<ArchiveNode>
   }
 
   dispose(): void {
+    this.soon.dispose();
     this.changed.dispose();
   }
 }

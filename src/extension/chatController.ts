@@ -43,6 +43,7 @@ export interface ResumedHistory {
 export type CondenseOutcome = { kind: 'no_session' } | { kind: 'busy' } | { kind: 'done'; events: EngineEvent[] };
 
 interface Running {
+  kind: 'turn' | 'condense';
   requestId: string;
   abort: AbortController;
   done: Promise<void>;
@@ -72,6 +73,11 @@ export class ChatController {
 
   get currentSessionId(): string {
     return this.sessionId;
+  }
+
+  /** What runs now (a turn or Condense Now), which a session switch would stop; undefined when idle. */
+  get busyWith(): Running['kind'] | undefined {
+    return this.running?.kind;
   }
 
   /** The latest Messages API request body of this session, as sent. */
@@ -161,7 +167,7 @@ export class ChatController {
       }
       for (const event of events) this.host.send({ type: 'chat/engineEvent', requestId, event });
     })();
-    this.running = { requestId, abort, done };
+    this.running = { kind: 'condense', requestId, abort, done };
     try {
       await done;
     } finally {
@@ -207,7 +213,7 @@ export class ChatController {
     }
     const abort = new AbortController();
     const done = this.runTurn(requestId, text, abort.signal, resendFrom);
-    this.running = { requestId, abort, done };
+    this.running = { kind: 'turn', requestId, abort, done };
     try {
       await done;
     } finally {

@@ -60,7 +60,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     openSession: sessionOpener({ config, apiKeys, storageDir, archive: () => archiveProbe, terminal, logger }),
     autoApprove: () => ({ writes: config.settings.model.autoApproveWrites, commands: config.settings.model.autoApproveCommands }),
     showUsage: (usage) => statusBar.showUsage(usage),
-    exchangeArchived: () => tree?.refresh(),
+    exchangeArchived: () => tree?.refreshSoon(),
     logger,
   });
   const c = chat;

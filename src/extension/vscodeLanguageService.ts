@@ -1,6 +1,7 @@
 import { extname, isAbsolute, relative, sep } from 'node:path';
 import * as vscode from 'vscode';
 import { StrataError } from '../shared/strataError';
+import { raceAbort, waitForFirst } from './raceAbort';
 import type { CodeLocation, DiagnosticInfo, DocumentSymbolInfo, LanguageService } from '../task/languagePort';
 import {
   fromEditorDiagnostic,
@@ -61,26 +62,19 @@ export class VscodeLanguageService implements LanguageService {
   }
 
   private async fileDiagnostics(uri: vscode.Uri, signal: AbortSignal): Promise<readonly vscode.Diagnostic[]> {
-    const changed = new Promise<void>((resolve) => {
-      const timer = setTimeout(done, FIRST_DIAGNOSTICS_MS);
-      const listener = vscode.languages.onDidChangeDiagnostics((e) => e.uris.some((u) => u.toString() === uri.toString()) && done());
-      signal.addEventListener('abort', done, { once: true });
-      function done(): void {
-        clearTimeout(timer);
-        listener.dispose();
-        resolve();
-      }
-    });
-    await vscode.workspace.openTextDocument(uri);
-    if (vscode.languages.getDiagnostics(uri).length === 0) await changed;
+    const changed = waitForFirst(signal, FIRST_DIAGNOSTICS_MS, (fire) => vscode.languages.onDidChangeDiagnostics((e) => e.uris.some((u) => u.toString() === uri.toString()) && fire()));
+    try {
+      await vscode.workspace.openTextDocument(uri);
+      if (vscode.languages.getDiagnostics(uri).length === 0) await changed.done;
+    } finally {
+      changed.cancel();
+    }
     return vscode.languages.getDiagnostics(uri);
   }
 
   /** A language-feature command, given up (the provider keeps running) when the turn is stopped. */
   private async run<T>(command: string, signal: AbortSignal, ...args: unknown[]): Promise<T | undefined> {
-    if (signal.aborted) throw new StrataError('Stopped.', 'aborted');
-    const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new StrataError('Stopped.', 'aborted')), { once: true }));
-    return Promise.race([Promise.resolve(vscode.commands.executeCommand<T | undefined>(command, ...args)), aborted]);
+    return raceAbort(Promise.resolve(vscode.commands.executeCommand<T | undefined>(command, ...args)), signal, () => new StrataError('Stopped.', 'aborted'));
   }
 
   private uri(path: string): vscode.Uri {

@@ -7,6 +7,7 @@ import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { startCodeServer, type CodeServer } from './codeServer';
 import { markdownAnswerStep } from './markdownSteps';
+import { openSessionBusySteps } from './openSessionBusySteps';
 import { mentionSteps, settingsPanelSteps, showDiffStep, type StepContext } from './webuiSteps';
 
 /**
@@ -255,6 +256,8 @@ async function main(): Promise<void> {
     await exportAndDeleteSteps(page, webview, server, shot);
     // Last: its exchange would change the request and exchange counts the steps above check.
     await markdownAnswerStep(webui, api);
+    // After it: this step leaves a stopped turn in the Markdown step's session and the chat on the imported one.
+    await openSessionBusySteps(webui, api, (title) => runCommand(page!, title));
 
     if (consoleErrors.length > 0) throw new Error(`webview console errors:\n${consoleErrors.join('\n')}`);
     console.log(`e2e: all checks passed; screenshots in ${SHOTS}`);
@@ -283,7 +286,9 @@ async function archiveTreeSteps(page: Page, shot: (name: string) => Promise<void
     await header.waitFor({ timeout: STEP_TIMEOUT_MS });
     if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
     await session.waitFor({ timeout: STEP_TIMEOUT_MS });
-    await expectText(session, /6 exchanges/); // e2 and e3 superseded by the edited, resent e4; e5-e6 the lsp_hover round
+    // e2 and e3 superseded by the edited, resent e4; e5-e6 the lsp_hover round. Polled: archived
+    // exchanges refresh the tree once per burst, a moment after the last one.
+    await waitForText(session, /6 exchanges/);
     // The session imported before the chat is listed too (the tree refreshed after the import).
     await pane.locator('.monaco-list-row').filter({ hasText: 'Fix the failing test in src/math.test.ts' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
   });

@@ -1,6 +1,7 @@
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
 import type { ArchivedExchange } from '../../src/engine/ports';
 import { ArchiveError } from '../../src/engine/ports';
@@ -138,15 +139,63 @@ describe('archive browsing over a real SQLite file', () => {
     expect(count(path, 'SELECT COUNT(*) AS n FROM sessions WHERE id = ?', 'b')).toBe(1);
   });
 
-  it('still lists a session whose first exchange is damaged, with an empty title', () => {
+  it('titles sessions without reading any exchange: the title is stored with the first exchange', () => {
+    const path = tempPath();
+    const { a } = fill(path);
+    for (let i = 0; i < 20; i++) a.put(exchange(`n${i}`, 1, 20 + i, `Question number ${i}`, '', 'Answer.'));
+    const reads = vi.spyOn(a, 'get');
+    const sessions = a.sessions();
+    expect(sessions).toHaveLength(22);
+    expect(sessions.find((s) => s.id === 'n7')!.title).toBe('Question number 7');
+    expect(sessions.find((s) => s.id === 'b')!.title).toBe('Why does the build fail?');
+    expect(reads).not.toHaveBeenCalled();
+    a.close();
+    // Every body made unreadable: the titles do not depend on them.
+    const db = new Database(path);
+    db.prepare("UPDATE exchanges SET body_json = '{broken'").run();
+    db.close();
+    const b = openSqliteArchive(path);
+    expect(b.sessions().find((s) => s.id === 'b')).toMatchObject({ title: 'Why does the build fail?', exchanges: 3 });
+    b.close();
+  });
+
+  it('takes the title from the lowest seq, also when a retried write fills it after a later one', () => {
+    const a = openSqliteArchive(tempPath());
+    a.put(exchange('r', 2, 1, 'A follow-up', '', 'Second.'));
+    expect(a.sessions()[0]!.title).toBe('A follow-up');
+    a.put(exchange('r', 1, 0, 'The real start', '', 'First.'));
+    a.put(exchange('r', 3, 2, 'Later still', '', 'Third.'));
+    expect(a.sessions()[0]!.title).toBe('The real start');
+    a.put(exchange('t', 1, 3, undefined, 'only a tool result', 'No query.'));
+    expect(a.sessions().find((s) => s.id === 't')!.title).toBe('');
+    a.close();
+  });
+
+  it('titles a session archived before titles were stored (schema 2 file) from its first exchange once, then records it', () => {
+    const path = tempPath();
+    copyFileSync(join(__dirname, '../fixtures/archive-schema2.sqlite'), path);
+    const a = openSqliteArchive(path);
+    const first = vi.spyOn(a, 'get');
+    expect(a.sessions()).toEqual([expect.objectContaining({ id: 'schema2', title: 'Fix the app, needle1', exchanges: 3 })]);
+    expect(first).toHaveBeenCalledTimes(1);
+    first.mockClear();
+    expect(a.sessions()[0]!.title).toBe('Fix the app, needle1');
+    expect(first).not.toHaveBeenCalled();
+    a.close();
+    expect(count(path, "SELECT COUNT(*) AS n FROM sessions WHERE id = 'schema2' AND title = 'Fix the app, needle1'")).toBe(1);
+  });
+
+  it('still lists an old session whose first exchange is damaged, with an empty title, and tries again next time', () => {
     const path = tempPath();
     const { a } = fill(path);
     a.close();
     const db = new Database(path);
+    db.prepare("UPDATE sessions SET title = NULL WHERE id = 'b'").run(); // as archived before schema 5
     db.prepare("UPDATE exchanges SET body_json = '{broken' WHERE session_id = 'b' AND seq = 1").run();
     db.close();
     const b = openSqliteArchive(path);
     expect(b.sessions().find((s) => s.id === 'b')).toMatchObject({ title: '', exchanges: 3 });
     b.close();
+    expect(count(path, "SELECT COUNT(*) AS n FROM sessions WHERE id = 'b' AND title IS NULL")).toBe(1);
   });
 });

@@ -224,6 +224,7 @@ describe('SQLite archive: schema upgrade', () => {
     const db = new Database(path);
     db.exec('DROP TABLE token_calibration; DROP TABLE session_info');
     db.exec('ALTER TABLE exchanges DROP COLUMN superseded_by');
+    db.exec('ALTER TABLE sessions DROP COLUMN title');
     db.pragma('user_version = 1');
     db.close();
     const b = openSqliteArchive(path);

@@ -47,9 +47,16 @@ describe('SQLite archive: superseded exchanges (edit and resend)', () => {
     expect(archive.get('schema2', 2)?.supersededBy).toBe(4);
     expect(archive.get('schema2', 3)?.supersededBy).toBe(4);
     archive.close();
-    const db = new Database(path, { readonly: true });
-    expect(db.pragma('user_version', { simple: true })).toBe(4);
-    db.close();
+    const version = (file: string) => {
+      const db = new Database(file, { readonly: true });
+      const v = db.pragma('user_version', { simple: true }) as number;
+      db.close();
+      return v;
+    };
+    const fresh = tempPath();
+    openSqliteArchive(fresh).close();
+    expect(version(path)).toBe(version(fresh)); // every later step applied
+    expect(version(path)).toBeGreaterThan(2);
   });
 });
 

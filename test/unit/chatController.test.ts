@@ -7,6 +7,7 @@ import { makeTempDir } from '../../src/adapters/tempFiles';
 import { openTaskSession } from '../../src/host/openTaskSession';
 import type { HostToWebview, UsageView } from '../../src/shared/webviewMessages';
 import { ChatController, type ChatHost, type OpenedSession } from '../../src/extension/chatController';
+import { openArchivedSession } from '../../src/extension/openArchivedSession';
 import { RecordingModelClient } from '../../src/extension/recordingModelClient';
 import { loadSession } from '../../src/extension/sessionExport';
 import { sessionHistory } from '../../src/extension/sessionHistory';
@@ -290,6 +291,51 @@ describe('ChatController over the Task loop', () => {
     // A new session after it starts with no history.
     await controller.newSession();
     expect(of('session/started').at(-1)).not.toHaveProperty('history');
+  });
+
+  it('Open Session while a turn runs asks first: Cancel lets the turn finish in its session; "Stop and open" stops it, its partial answer archived, then switches', async () => {
+    server.enqueue(
+      textAnswer('Old answer.'),
+      faults.stall(textAnswer('Kept answer words, then the rest'), 300, 4),
+      faults.stall(textAnswer('Partial answer words, then a stall'), 5_000, 4),
+    );
+    controller.handle({ type: 'chat/send', requestId: 'r1', text: 'old question' });
+    await until('idle r1', idleFor('r1'));
+    const old = controller.currentSessionId;
+    await controller.newSession();
+    const busy = controller.currentSessionId;
+    const questions: string[] = [];
+    const open = (answer: boolean) =>
+      openArchivedSession(controller, { id: old, title: 'old question' }, {
+        history: () => ({ entries: [], omitted: 0 }),
+        confirmStop: async (q) => (questions.push(q.message), answer),
+      });
+
+    controller.handle({ type: 'chat/send', requestId: 'r2', text: 'keep working' });
+    await until('r2 streaming', () => of('chat/textDelta').some((m) => m.requestId === 'r2'));
+    expect(controller.busyWith).toBe('turn');
+    expect(await open(false)).toBe('cancelled');
+    await until('idle r2', idleFor('r2'));
+    expect(of('chat/idle').find((m) => m.requestId === 'r2')).toMatchObject({ reason: 'answered' });
+    expect(controller.currentSessionId).toBe(busy);
+    expect(controller.busyWith).toBeUndefined();
+
+    controller.handle({ type: 'chat/send', requestId: 'r3', text: 'stop me' });
+    await until('r3 streaming', () => of('chat/textDelta').some((m) => m.requestId === 'r3'));
+    expect(await open(true)).toBe('opened');
+    expect(questions).toHaveLength(2);
+    expect(of('chat/idle').find((m) => m.requestId === 'r3')).toMatchObject({ reason: 'stopped' });
+    expect(controller.currentSessionId).toBe(old);
+    // Nothing lost: both turns of the busy session are archived, the stopped one with what had streamed.
+    const archive = openSqliteArchive(join(temp.dir, 'archive.sqlite'));
+    const texts = loadSession(archive, busy).map((e) => JSON.stringify(e.full));
+    archive.close();
+    expect(texts.join('\n')).toContain('Kept answer words, then the rest');
+    expect(texts.at(-1)).toContain('stop me');
+    const streamed = of('chat/textDelta').filter((m) => m.requestId === 'r3').map((m) => m.text).join('');
+    expect(streamed.length).toBeGreaterThan(0);
+    expect(texts.at(-1)).toContain(streamed);
+    expect(texts.at(-1)).toContain('[stopped by the user]');
   });
 
   it('chat/resend stops the running turn, then resends from the edited message; the webview learns ids and what was superseded', async () => {

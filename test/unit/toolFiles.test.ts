@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { editedFiles } from '../../src/engine/exchangeFacts';
-import { fileEditedBy, fileReadBy, filePathIn } from '../../src/engine/toolOutput';
+import { fileEditedBy, fileReadBy, filePathIn, isEditCall, shellCommandOf } from '../../src/engine/toolOutput';
 import type { Exchange } from '../../src/engine/exchange';
 
 describe('the file a tool call names', () => {
@@ -20,6 +20,18 @@ describe('the file a tool call names', () => {
     expect(fileEditedBy({ name: 'write_file', input: { path: 'w.ts' } })).toBe('w.ts');
     expect(fileEditedBy({ name: 'Read', input: { file_path: 'a.ts' } })).toBeUndefined();
     expect(fileEditedBy(undefined)).toBeUndefined();
+  });
+
+  it("a text editor tool's view is a read, its other commands edits, and none of them a shell command", () => {
+    for (const name of ['str_replace_based_edit_tool', 'str_replace_editor']) {
+      const view = { name, input: { command: 'view', path: 'a.py' } };
+      const replace = { name, input: { command: 'str_replace', path: 'a.py', old_str: 'x', new_str: 'y' } };
+      expect([fileReadBy(view), fileEditedBy(view), isEditCall(view), shellCommandOf(view)]).toEqual(['a.py', undefined, false, undefined]);
+      expect([fileReadBy(replace), fileEditedBy(replace), isEditCall(replace), shellCommandOf(replace)]).toEqual([undefined, 'a.py', true, undefined]);
+    }
+    expect(shellCommandOf({ name: 'Bash', input: { command: 'ls' } })).toBe('ls');
+    expect(shellCommandOf({ name: 'Bash', input: { command: 3 } })).toBeUndefined();
+    expect(isEditCall({ name: 'Edit', input: { command: 'view', file_path: 'a.py' } })).toBe(true);
   });
 
   it("an exchange's edited files: each once, notebooks included, reads and other tools left out", () => {

@@ -3,7 +3,7 @@ import type { Exchange } from '../exchange';
 import { exchangeId } from '../exchange';
 import { trimToTokens } from '../text/trimToBudget';
 import { exchangeEntities, extractEntities, headTail, isFilePath } from './entities';
-import { isEditTool } from '../toolOutput';
+import { isEditCall, shellCommandOf } from '../toolOutput';
 import { basename, commandLabel, commandsRun, editedChanges, MAX_BLOCKS, TEXT_HEAD } from './exchangeActions';
 
 /** How an exchange ended: its inputs failed, it asks the user, tools ran fine, or a plain answer. */
@@ -174,12 +174,12 @@ function topicOf(exchange: Exchange): string {
 }
 
 function isCommandOrEdit(use: ToolUseBlock): boolean {
-  return isEditTool(use.name) || typeof (use.input as { command?: unknown } | null)?.command === 'string';
+  return isEditCall(use) || shellCommandOf(use) !== undefined;
 }
 
 /** Edits matter most, then commands, then the rest. */
 function actionRank(use: ToolUseBlock): number {
-  return isEditTool(use.name) ? 2 : isCommandOrEdit(use) ? 1 : 0;
+  return isEditCall(use) ? 2 : isCommandOrEdit(use) ? 1 : 0;
 }
 
 /**
@@ -191,7 +191,8 @@ function callLabel(use: ToolUseBlock): string {
   const input = (typeof use.input === 'object' && use.input !== null ? use.input : {}) as Record<string, unknown>;
   const path = input.file_path ?? input.notebook_path ?? input.path;
   if (typeof path === 'string' && path !== '') return `${use.name} ${basename(path)}`;
-  if (typeof input.command === 'string') return commandLabel(input.command);
+  const command = shellCommandOf(use);
+  if (command !== undefined) return commandLabel(command);
   if (typeof input.url === 'string') return `${use.name} ${input.url.replace(/^\w+:\/\//, '').split('/')[0] ?? ''}`.trimEnd();
   if (Array.isArray(input.todos)) return todoLabel(input.todos as unknown[]);
   const words = input.pattern ?? input.query ?? input.description ?? firstString(input);

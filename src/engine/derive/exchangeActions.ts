@@ -1,5 +1,5 @@
 import type { Message } from '../../shared/messages';
-import { isEditTool } from '../toolOutput';
+import { isEditCall, shellCommandOf } from '../toolOutput';
 import { extractEntities, isFilePath } from './entities';
 
 /** What an answer did, read from its tool calls and shell blocks: commands run, files changed. */
@@ -26,8 +26,8 @@ const RUNNERS = new Set(['npx', 'uv', 'poetry', 'pipenv', 'hatch', 'pdm']);
 export function commandsRun(answer: Message): string[] {
   const commands: string[] = [];
   for (const block of answer.content.slice(0, MAX_BLOCKS)) {
-    const command = block.type === 'tool_use' ? (block.input as { command?: unknown } | null)?.command : undefined;
-    if (typeof command === 'string') commands.push(oneLine(command));
+    const command = block.type === 'tool_use' ? shellCommandOf(block) : undefined;
+    if (command !== undefined) commands.push(oneLine(command));
   }
   if (answer.content.some((b) => b.type === 'tool_use')) return commands;
   for (const block of answer.content.slice(0, MAX_BLOCKS)) if (block.type === 'text') commands.push(...fencedShell(block.text.slice(0, TEXT_HEAD * 4)));
@@ -82,7 +82,7 @@ export function editedChanges(answer: Message): string[] {
     const input = (typeof block.input === 'object' && block.input !== null ? block.input : {}) as Record<string, unknown>;
     const path = input.file_path ?? input.notebook_path ?? input.path;
     const strings = (keys: string[]) => keys.map((k) => input[k]).filter((v): v is string => typeof v === 'string');
-    if (isEditTool(block.name) && typeof path === 'string') {
+    if (isEditCall(block) && typeof path === 'string') {
       const edits = Array.isArray(input.edits) ? (input.edits as Array<Record<string, unknown>>) : [];
       const texts = [...strings(['old_string', 'new_string', 'old_str', 'new_str']), ...edits.flatMap((e) => [e.old_string, e.new_string].filter((v): v is string => typeof v === 'string'))];
       note(path, texts.length > 0 ? 'edited' : 'wrote', texts.length > 0 ? texts : strings(['content', 'file_text']));
