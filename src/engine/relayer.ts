@@ -2,7 +2,7 @@ import { renderArchiveBlock } from './archiveBlock';
 import type { EngineState, Pressure } from './engineState';
 import { activeHeaders, layerBudgets } from './engineState';
 import { fileChangesOf, fileReadsOf, maskOutputs } from './liveExchange';
-import { samePath } from './fileViews';
+import { fileShownPart, samePath } from './fileViews';
 import { trimToTokens } from './text/trimToBudget';
 import { renderNarrative } from './narrative';
 
@@ -25,33 +25,42 @@ export function relayer(state: EngineState, keep: number): number {
 
 /**
  * Reads in working memory that no longer show the file as it is become pointers: the file was
- * read again later (or in this input), or it changed after the read (an edit by a tool, or a
- * change seen on disk). Only at a step, so the cached prefix is rewritten once, not every turn.
+ * read again later (or in this input) by a read that shows at least as much (a whole read, or a
+ * part whose text holds this one's: a read of another range supersedes nothing), or it changed
+ * after the read (an edit by a tool, or a change seen on disk). Only at a step, so the cached
+ * prefix is rewritten once, not every turn.
  */
 function supersedeRereads(state: EngineState): number {
   const exchanges = state.pending ? [...state.tail, state.pending] : [...state.tail];
-  const lastReadAt = new Map<string, number>();
+  const reads: Array<{ seq: number; id: string; path: string; whole: boolean; text: string }> = [];
   const lastChange = new Map<string, { seq: number; how: string }>();
   for (const ex of exchanges) {
-    for (const path of fileReadsOf(ex).values()) lastReadAt.set(samePath(path), ex.seq);
+    for (const [id, path] of fileReadsOf(ex)) reads.push({ seq: ex.seq, id, path: samePath(path), whole: fileShownPart(ex.calls.get(id))?.whole ?? true, text: ex.originals.get(id) ?? '' });
     for (const path of fileChangesOf(ex)) lastChange.set(samePath(path), { seq: ex.seq, how: 'edited' });
     for (const path of ex.changedFiles ?? []) lastChange.set(samePath(path), { seq: ex.seq, how: 'changed on disk' });
   }
+  /** The newest later read of the same file that shows all this one did. */
+  const coveredBy = (read: (typeof reads)[number]): number | undefined => {
+    for (let i = reads.length - 1; i >= 0; i--) {
+      const later = reads[i]!;
+      if (later.seq <= read.seq) return undefined;
+      if (later.path === read.path && (later.whole || later.text.includes(read.text))) return later.seq;
+    }
+    return undefined;
+  };
   let masked = 0;
   for (const ex of state.tail) {
-    const reads = fileReadsOf(ex);
-    if (reads.size === 0) continue;
+    const mine = new Map(reads.filter((r) => r.seq === ex.seq).map((r) => [r.id, r]));
+    if (mine.size === 0) continue;
     masked += maskOutputs(
       ex,
       (id) => {
-        const path = reads.get(id);
-        if (!path) return undefined;
-        const key = samePath(path);
-        const reread = lastReadAt.get(key);
-        const change = lastChange.get(key);
-        const readAgain = reread !== undefined && reread > ex.seq ? reread : undefined;
-        if (change && change.seq > ex.seq && (readAgain === undefined || change.seq > readAgain)) return `superseded, ${path} ${change.how} in e${change.seq} (this read shows it before that)`;
-        return readAgain !== undefined ? `superseded, ${path} was read again in e${readAgain}` : undefined;
+        const read = mine.get(id);
+        if (!read) return undefined;
+        const readAgain = coveredBy(read);
+        const change = lastChange.get(read.path);
+        if (change && change.seq > ex.seq && (readAgain === undefined || change.seq > readAgain)) return `superseded, ${read.path} ${change.how} in e${change.seq} (this read shows it before that)`;
+        return readAgain !== undefined ? `superseded, ${read.path} was read again in e${readAgain}` : undefined;
       },
       (s) => state.tokenizer.count(s),
     );

@@ -63,6 +63,25 @@ describe('relayer: one step down, then pointers', () => {
     expect(outputText(state.tail[0]!)).toContain('superseded, a.ts was read again in e3');
   });
 
+  it('a partial read supersedes an earlier read only when its text holds that read\'s text', () => {
+    const part = (seq: number, offset: number, output: string): LiveExchange => {
+      const ex = live(seq);
+      ex.calls = new Map([[`t${seq}`, { name: 'Read', input: { file_path: 'a.ts', offset, limit: 50 } }]]);
+      ex.input = [{ type: 'tool_result', tool_use_id: `t${seq}`, content: output }];
+      ex.originals = new Map([[`t${seq}`, output]]);
+      return ex;
+    };
+    const otherRanges = stateWith([part(1, 1, 'lines 1-50'), part(2, 200, 'lines 200-250'), live(3)]);
+    expect(relayer(otherRanges, 3)).toBe(0);
+    expect(outputText(otherRanges.tail[0]!)).toContain('lines 1-50');
+    const wider = stateWith([part(1, 10, 'lines 10-20'), part(2, 1, 'lines 1-9\nlines 10-20\nlines 21-50'), live(3)]);
+    expect(relayer(wider, 3)).toBe(1);
+    expect(outputText(wider.tail[0]!)).toContain('[superseded, a.ts was read again in e2');
+    const whole = stateWith([part(1, 1, 'lines 1-50'), live(2, 'a.ts'), live(3)]);
+    expect(relayer(whole, 3)).toBe(1);
+    expect(outputText(whole.tail[0]!)).toContain('[superseded, a.ts was read again in e2');
+  });
+
   it('a change after a read supersedes it, unless a read after the change shows the file again', () => {
     const edit = (seq: number, path: string): LiveExchange => {
       const ex = live(seq);
