@@ -1,6 +1,6 @@
 import type { LiveExchange } from './liveExchange';
 import type { ToolCall } from './toolOutput';
-import { fileEditedBy, fileReadBy, isEditTool } from './toolOutput';
+import { fileEditedBy, fileReadBy, isEditCall, shellCommandOf } from './toolOutput';
 import { trimToTokens } from './text/trimToBudget';
 
 /** A file operand: a path with an extension, optionally quoted. */
@@ -63,11 +63,11 @@ export function fileShownPart(call: ToolCall | undefined): ShownFile | undefined
   const input = (call.input ?? {}) as Record<string, unknown>;
   const read = fileReadBy(call);
   if (read) return { path: read, whole: input.offset === undefined && input.limit === undefined && input.view_range === undefined };
-  if (isEditTool(call.name)) {
+  if (isEditCall(call)) {
     const path = fileEditedBy(call);
     return path === undefined ? undefined : { path, whole: false };
   }
-  const command = input.command;
+  const command = shellCommandOf(call);
   return typeof command === 'string' && command.length <= 300 && !command.includes('\n') ? shellView(command) : undefined;
 }
 
@@ -119,7 +119,7 @@ export class FileViews {
       if (!shown) continue;
       const path = samePath(shown.path);
       const text = typeof block.content === 'string' ? block.content : block.content.map((b) => b.text).join('\n');
-      const edit = call !== undefined && isEditTool(call.name);
+      const edit = call !== undefined && isEditCall(call);
       if (edit) this.supersede(path, live.seq, 'edited');
       const view = this.views.get(path) ?? { path, fragments: [], lastTouch: live.seq };
       view.lastTouch = live.seq;

@@ -5,7 +5,7 @@ import type { ParsedSession } from '../../shared/sessionSchema';
 import type { ArchiveStore, Logger, Tokenizer } from '../../engine/ports';
 import { fileShownPart, samePath } from '../../engine/fileViews';
 import type { ToolCall } from '../../engine/toolOutput';
-import { compactToolOutput, describeCall, isEditTool, toolCallsOf } from '../../engine/toolOutput';
+import { compactToolOutput, describeCall, isEditCall, toolCallsOf } from '../../engine/toolOutput';
 import { replaySession } from '../../host/replaySession';
 import { requestText, sessionProbes } from './recall';
 import { BlockCounter } from './strategy';
@@ -140,7 +140,7 @@ function latestSource(messages: readonly Message[], before: number, line: string
 /** A short name for what kind of output a call produced: how the engine could treat it. */
 export function outputKind(call: ToolCall | undefined): string {
   if (!call) return 'unknown';
-  if (isEditTool(call.name)) return 'edit';
+  if (isEditCall(call)) return 'edit';
   const shown = fileShownPart(call);
   const input = (call.input ?? {}) as Record<string, unknown>;
   const command = typeof input.command === 'string' ? input.command : undefined;
