@@ -27,7 +27,9 @@ export function layoutRequest(state: EngineState, notes: TurnNotes): MessagesReq
   if (state.foldedThrough === 0) {
     firstInput = first.input;
   } else {
-    const archive: TextBlock = withBreakpoint({ type: 'text', text: state.archiveText ?? '' });
+    // a step writes the block with the fold; an empty text block would be rejected by the API
+    if (!state.archiveText) throw new Error('layoutRequest: exchanges were folded but the <strata_context> block is missing');
+    const archive: TextBlock = withBreakpoint({ type: 'text', text: state.archiveText });
     firstInput = [...state.task, archive, ...orphanToText(first.input, first.calls)];
   }
   messages.push({ role: 'user', content: firstInput });

@@ -3,7 +3,7 @@ import { requestTokens } from '../../src/engine/blockTokens';
 import { layerBudgets, newEngineState } from '../../src/engine/engineState';
 import type { LiveExchange } from '../../src/engine/liveExchange';
 import { emptyNarrative } from '../../src/engine/narrative';
-import { layoutRequest } from '../../src/engine/requestLayout';
+import { layerUsage, layoutRequest } from '../../src/engine/requestLayout';
 import { resolveEngineSettings } from '../../src/shared/engineSettings';
 import { charTokenizer, drive, makeEngine, syntheticSession } from '../support/engineHarness';
 
@@ -127,4 +127,45 @@ describe('layoutRequest on a built state', () => {
     expect(request.messages.at(-1)!.content).toEqual([{ type: 'text', text: 'go on', cache_control: { type: 'ephemeral' } }]);
     expect(request.messages.flatMap((m) => m.content).filter((b) => b.cache_control)).toHaveLength(2);
   });
+
+  it('marks only the last system block, however many there are', () => {
+    const state = built(0);
+    state.system = [{ type: 'text', text: 'sys one' }, { type: 'text', text: 'sys two' }, { type: 'text', text: 'sys three' }];
+    expect(layoutRequest(state, {}).system.map((b) => Boolean(b.cache_control))).toEqual([false, false, true]);
+  });
+
+  it('refuses a folded state without its archive block instead of sending an empty text block', () => {
+    const state = built(4);
+    delete state.archiveText;
+    expect(() => layoutRequest(state, {})).toThrow('the <strata_context> block is missing');
+  });
 });
+
+describe('layerUsage on a built state', () => {
+  const parts = { narrative: 'story so far', index: 'a.ts: e1', files: 'file view', headers: ['e1 header', 'e2 header'], summaries: ['e1 summary'] };
+  const state = (foldedThrough: number, withParts: boolean) => {
+    const s = newEngineState(resolveEngineSettings({}), charTokenizer, [{ type: 'text', text: 'sys' }], [], emptyNarrative('Goal'));
+    s.task = [{ type: 'text', text: 'Goal' }];
+    s.foldedThrough = foldedThrough;
+    s.pending = { seq: foldedThrough + 1, createdAt: 0, input: [{ type: 'text', text: 'go' }], calls: new Map(), originals: new Map(), inputTokens: 7, outputTokens: 0 };
+    if (withParts) s.archiveParts = parts;
+    return s;
+  };
+  const request = { system: [{ type: 'text' as const, text: 'sys' }], messages: [], tools: [] };
+  const used = (s: ReturnType<typeof state>) => Object.fromEntries(layerUsage(s, request, 500, {}, 4_000).map((l) => [l.layer, l.used]));
+
+  it('counts the archive layers only once exchanges were folded', () => {
+    expect(used(state(3, true))).toMatchObject({ L0: count('story so far'), L2: count('e1 header\ne2 header'), L3: count('e1 summary'), L4: count('a.ts: e1') + count('file view'), input: 7 });
+    // parts left from an earlier step count nothing in full mode; a fold without parts counts nothing either
+    for (const s of [state(0, true), state(3, false)]) expect(used(s)).toMatchObject({ L0: 0, L2: 0, L3: 0, L4: 0 });
+  });
+
+  it('counts no input when no exchange is pending', () => {
+    const s = state(0, false);
+    delete s.pending;
+    const layers = used(s);
+    expect(layers.input).toBe(0);
+    expect(layers.L1).toBe(500 - layers.system!);
+  });
+});
+
