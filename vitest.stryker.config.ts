@@ -1,7 +1,8 @@
-import { defineConfig, mergeConfig } from 'vitest/config';
+import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
 import type { TestSpecification } from 'vitest/node';
 import { BaseSequencer } from 'vitest/node';
 import base from './vitest.config';
+import { testFilesLeftOut } from './scripts/mutationTests.mjs';
 
 /**
  * Test files whose tests take seconds each (a whole task session over the local API server, real
@@ -29,5 +30,11 @@ class QuickFirstSequencer extends BaseSequencer {
   }
 }
 
-/** vitest.config.ts for mutation runs (stryker.config.mjs): the same tests, quick files first. */
-export default mergeConfig(base, defineConfig({ test: { sequence: { sequencer: QuickFirstSequencer } } }));
+/** The files the group being mutated leaves out (scripts/mutationTests.mjs); Stryker runs this config with MUTATE_GROUP set. */
+const leftOut = testFilesLeftOut(process.env.MUTATE_GROUP ?? 'all').map((name) => `test/unit/${name}`);
+
+/** vitest.config.ts for mutation runs (stryker.config.mjs): the same tests less `leftOut`, quick files first. */
+export default mergeConfig(
+  base,
+  defineConfig({ test: { exclude: [...configDefaults.exclude, ...leftOut], sequence: { sequencer: QuickFirstSequencer } } }),
+);

@@ -1,0 +1,46 @@
+// Which unit test files a mutation run leaves out, per group (scripts/mutationGroups.mjs). Read by
+// vitest.stryker.config.ts through MUTATE_GROUP, not by Stryker's `testFiles`: with `testFiles`,
+// Stryker 9.6.1 activates static mutants (module-level constants and patterns) only after their
+// module has loaded, so every one of them is reported as surviving
+// (https://github.com/stryker-mutator/stryker-js/issues/6144).
+
+/**
+ * Unit test files left out of mutation runs, with the reason. Stryker instruments the TypeScript
+ * sources that vitest imports; these files drive the CLI as a child process over the esbuild
+ * bundle in `dist/`, which holds no mutant, so they cannot kill one and only cost time (each
+ * takes 5-19 s on this 2-core machine).
+ */
+export const SPAWNS_BUILT_CLI = [
+  'cliChat.test.ts', // spawns dist/cli.js chat
+  'cliOptions.test.ts', // spawns dist/cli.js for every flag and exit code
+  'cliReplay.test.ts', // spawns dist/cli.js replay
+  'crashTest.test.ts', // spawns dist/cli.js replay and SIGKILLs it (19 s)
+  'replayResume.test.ts', // spawns dist/cli.js replay --resume
+  'cliImport.test.ts', // spawns dist/cli.js import
+  'layering.test.ts', // runs dependency-cruiser over the import graph; no engine code runs
+];
+
+/**
+ * Test files of the layers above the engine, left out when an engine group is scored: they reach
+ * engine code only through a whole Task session, an editor controller or a language server, so
+ * a surviving engine mutant would pay for all of them (about 40 s on this machine, and a static
+ * mutant, one in a module-level table or pattern, runs every test it can reach). The engine's
+ * own tests (unit, property, replay of the real sessions) stay. Leaving tests out can only lose
+ * kills, so an engine group's score is a lower bound of what the whole suite catches. The
+ * adapter groups keep every file: the LSP adapter, say, is tested only by lspTools.
+ */
+export const ABOVE_THE_ENGINE = [
+  'archiveStatus.test.ts', // the extension's fallback-store status
+  'badInputs.test.ts', // the CLI's replay path over extreme sessions (25 s under Stryker)
+  'chatController.test.ts', // the webview controller over a whole Task session
+  'lspTools.test.ts', // spawns typescript-language-server
+  'taskLoop.test.ts', // whole Task sessions over the local Messages API server
+  'taskResend.test.ts', // the same, edit and resend
+  'taskTerminal.test.ts', // the Task's terminal environment
+  'toolsCommands.test.ts', // the Task's shell tools
+];
+
+/** Test file names (in test/unit) a run of `group` leaves out. */
+export function testFilesLeftOut(group) {
+  return group.startsWith('engine-') ? [...SPAWNS_BUILT_CLI, ...ABOVE_THE_ENGINE] : SPAWNS_BUILT_CLI;
+}
