@@ -134,3 +134,48 @@ describe('trimToTokens: which cut it takes (exact outputs, 4 characters a token)
     expect(trimToTokens('😀'.repeat(50), 5, count4)).toBe(`${'😀'.repeat(9)}…`);
   });
 });
+
+describe('text helpers: the cases a mutation run found unpinned', () => {
+  const char = (code: number) => String.fromCharCode(code);
+  const count4 = (s: string) => Math.ceil(s.length / 4);
+
+  it('normalizeLog: a carriage return at the start of a line, and a bar of exactly 400 characters', () => {
+    expect(normalizeLog('\rdone')).toBe('done');
+    expect(normalizeLog(`${'█'.repeat(396)} 50%\nnext`)).toBe('next');
+  });
+
+  it('normalizeLog drops whole progress lines of every common shape', () => {
+    const bars = ['[#####     ] 50%', ' 45%|████      | 45/100', '=====>      12.5%', '[==========] 100%', '████████████ 3/4', '50.25%', '⣿⣿⣿⣿ 99%'];
+    expect(normalizeLog([...bars, 'ok'].join('\n'))).toBe('ok');
+  });
+
+  it('normalizeLog keeps lines that only look like progress: separators, headings, counts and percentages in words', () => {
+    const kept = ['-----', '.....', '### 2', '## 12', '12/40 passed', 'Downloaded 50%', '50% done', 'Coverage: 87.5%'];
+    expect(normalizeLog(kept.join('\n'))).toBe(kept.join('\n'));
+  });
+
+  it('normalizeLog strips SGR colours with parameters, a cursor-style sequence with an intermediate byte, and OSC titles', () => {
+    expect(normalizeLog('\u001b[1;31mError\u001b[0m: x\n\u001b[2 qready\n\u001b]2;build: 3/7\u001b\\done')).toBe('Error: x\nready\ndone');
+  });
+
+  it('truncateChars never splits a pair at either cut, at every surrogate boundary value', () => {
+    for (const high of [0xd800, 0xdbff]) {
+      const text = `${'a'.repeat(19)}${char(high)}${char(0xdc00)}${'b'.repeat(80)}`;
+      expect(truncateChars(text, 80).text).toBe(`${'a'.repeat(19)}\n[… 62 chars cut …]\n${'b'.repeat(20)}`);
+    }
+    for (const low of [0xdc00, 0xdfff]) {
+      const text = `${'a'.repeat(80)}${char(0xd800)}${char(low)}${'b'.repeat(19)}`;
+      expect(truncateChars(text, 80).text).toBe(`${'a'.repeat(20)}\n[… 62 chars cut …]\n${'b'.repeat(19)}`);
+    }
+    // U+E000 is no low surrogate: the cut stays where it is
+    const privateUse = `${'a'.repeat(80)}${char(0xd800)}${char(0xe000)}${'b'.repeat(19)}`;
+    expect(truncateChars(privateUse, 80).text).toBe(`${'a'.repeat(20)}\n[… 61 chars cut …]\n${char(0xe000)}${'b'.repeat(19)}`);
+  });
+
+  it('trimToTokens: a hard cut drops a high surrogate at every boundary value; nothing when not even the ellipsis fits', () => {
+    for (const high of [0xd800, 0xdbff]) expect(trimToTokens(`abcdef${char(high)}${char(0xdc00)}zzzz`, 2, count4)).toBe('abcdef…');
+    const oneMore = (s: string) => s.length + 1; // the ellipsis alone costs 2
+    expect(trimToTokens('x'.repeat(40), 1, oneMore)).toBe('');
+    expect(trimToTokens('x'.repeat(40), 2, oneMore)).toBe('…');
+  });
+});
