@@ -37,6 +37,22 @@ describe('commandLabel: the program that matters in a command line', () => {
   });
 });
 
+describe('commandLabel: every program of its tables', () => {
+  it.each(['cd src', 'source .venv/bin/activate', '. ./env.sh', 'export A=1', 'set -e', 'pushd src', 'popd', 'ulimit -n 4096', 'unset A'])('%s only sets up the shell', (setup) => {
+    expect(commandLabel(`${setup}; make check`)).toBe('make check');
+  });
+  it.each(['sudo', 'time', 'env', 'timeout 30', 'nohup', 'exec', 'nice'])('%s only wraps the program', (wrapper) => {
+    expect(commandLabel(`${wrapper} ls -la`)).toBe('ls');
+  });
+  it.each(['git', 'npm', 'yarn', 'pnpm', 'bun', 'cargo', 'go', 'docker', 'kubectl', 'gh', 'pip', 'pip3', 'make'])('%s keeps its subcommand', (program) => {
+    expect(commandLabel(`${program} build --x`)).toBe(`${program} build`);
+  });
+  it.each(['npx', 'uv', 'poetry', 'pipenv', 'hatch', 'pdm'])('%s runs the program after it', (runner) => {
+    expect(commandLabel(`${runner} run pytest -q`)).toBe('pytest');
+    expect(commandLabel(`${runner} pytest -q`)).toBe('pytest');
+  });
+});
+
 describe('commandsRun', () => {
   it('takes shell commands from tool calls, on one line; other calls and non-string commands add none', () => {
     const run = answer(use('Bash', { command: 'echo  a\n  b' }), use('Read', { file_path: 'a.ts' }), use('Bash', { command: 7 }), use('Bash', { command: 'ls' }));
