@@ -178,4 +178,45 @@ describe('text helpers: the cases a mutation run found unpinned', () => {
     expect(trimToTokens('x'.repeat(40), 1, oneMore)).toBe('');
     expect(trimToTokens('x'.repeat(40), 2, oneMore)).toBe('…');
   });
+
+  it('trimToTokens counts only a window of 8 characters a token, whatever the text', () => {
+    const counted: number[] = [];
+    const recording = (s: string) => {
+      counted.push(s.length);
+      return count4(s);
+    };
+    for (const text of ['word '.repeat(100_000), 'x'.repeat(100_000), 'One. Two.\n'.repeat(10_000)]) {
+      counted.length = 0;
+      trimToTokens(text, 10, recording);
+      expect(counted.length).toBeGreaterThan(0);
+      // the 80-character window, plus at most a separator per point and the ellipsis
+      expect(Math.max(...counted)).toBeLessThanOrEqual(2 * 80 + 2);
+    }
+  });
+
+  it('trimToTokens: zero tokens is nothing even for a counter that finds everything free', () => {
+    expect(trimToTokens('abc', 0, () => 0)).toBe('');
+  });
+
+  it('trimToTokens: one sentence of a text that the window holds whole goes to the hard cut, trailing blanks and all', () => {
+    // one sentence, one point: neither list is tried, so the blanks are cut, not trimmed away
+    expect(trimToTokens(`abc${' '.repeat(60)}`, 10, count4)).toBe(`abc${' '.repeat(36)}…`);
+    expect(trimToTokens('alpha beta gamma delta epsilon zeta eta theta iota kappa', 10, count4)).toBe('alpha beta gamma delta epsilon zeta eta…');
+  });
+
+  it('trimToTokens: the one sentence of a window shorter than the text is tried before the hard cut', () => {
+    const lines = (s: string) => s.split('\n').length; // a token a line: the window fits
+    expect(trimToTokens('x'.repeat(100), 2, lines)).toBe(`${'x'.repeat(16)} …`);
+  });
+
+  it('trimToTokens: the hard cut keeps the whole window when it fits with the ellipsis', () => {
+    const spaceIsDear = (s: string) => (s.includes(' ') ? 100 : 1); // rules out the sentence, which ends in " …"
+    expect(trimToTokens('x'.repeat(100), 2, spaceIsDear)).toBe(`${'x'.repeat(16)}…`);
+  });
+
+  it('trimToTokens: key points are the first six words of each non-empty line, trimmed, joined by "; "', () => {
+    const text = `alpha  beta gamma delta epsilon zeta eta theta iota kappa lambda mu\n\n   second   line\nthird`;
+    expect(trimToTokens(text, 13, count4)).toBe('alpha beta gamma delta epsilon zeta; second line …');
+    expect(trimToTokens(text, 15, count4)).toBe('alpha beta gamma delta epsilon zeta; second line; third …');
+  });
 });

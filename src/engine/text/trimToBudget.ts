@@ -7,7 +7,8 @@ const ELLIPSIS = '…';
  */
 export function trimToTokens(text: string, maxTokens: number, count: (s: string) => number): string {
   if (maxTokens <= 0) return '';
-  if (text.length <= maxTokens && count(text) <= maxTokens) return text;
+  // Only this window is ever counted: a text longer than 8 characters a token is cut even when
+  // its count would fit.
   const window = text.slice(0, Math.max(16, maxTokens * 8));
   if (window.length === text.length && count(text) <= maxTokens) return text;
   const sentences = splitSentences(window);
@@ -26,10 +27,12 @@ export function trimToTokens(text: string, maxTokens: number, count: (s: string)
   return hardCut(window, maxTokens, count);
 }
 
-/** Sentences with their trailing separator kept, so joining them restores the text. */
+/**
+ * Sentences with their trailing separator kept, so joining them restores the text. The
+ * separator matches only between two characters, so no part is empty.
+ */
 function splitSentences(text: string): string[] {
-  const parts = text.split(/(?<=[.!?])(?=\s)|(?<=\n)/);
-  return parts.filter((p) => p.length > 0);
+  return text.split(/(?<=[.!?])(?=\s)|(?<=\n)/);
 }
 
 /** The largest k >= 1 for which render(k) fits, by binary search; undefined when none does. */
