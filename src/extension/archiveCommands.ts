@@ -10,6 +10,7 @@ import { sessionMarkdown } from './exchangeMarkdown';
 import { openArchivedSession } from './openArchivedSession';
 import { loadSession, sessionJsonl } from './sessionExport';
 import { sessionHistory } from './sessionHistory';
+import type { ConfirmStop } from './stopQuestion';
 
 export interface ArchiveCommandDeps {
   /** The open archive, or why there is none (a message that says what to do). */
@@ -17,6 +18,7 @@ export interface ArchiveCommandDeps {
   chat: ChatController;
   tree: ArchiveTreeProvider;
   documents: ExchangeDocument;
+  confirmStop: ConfirmStop;
 }
 
 /** Most search hits listed at once. */
@@ -101,7 +103,7 @@ export function archiveCommandHandlers(deps: ArchiveCommandDeps): Record<Archive
         if (!session) return;
         const outcome = await openArchivedSession(deps.chat, session, {
           history: () => sessionHistory(loadSession(browser, session.id)),
-          confirmStop: async (q) => (await vscode.window.showWarningMessage(q.message, { modal: true, detail: q.detail }, q.confirm)) === q.confirm,
+          confirmStop: deps.confirmStop,
         });
         if (outcome !== 'cancelled') await vscode.commands.executeCommand('strata.chat.focus');
       }),

@@ -6,6 +6,7 @@ import type { ApiKeySource, HistoryEntry, HostCommand, HostToWebview, UsageView,
 import type { ApprovalDecision, ApprovalRequest } from '../task/tools/tool';
 import { ApprovalBroker, type AutoApprove } from './approvalBroker';
 import type { ClampedSettings } from './clampSettings';
+import { stopQuestion, type BusyKind, type ConfirmStop } from './stopQuestion';
 import { taskEventMessages } from './taskEventMessages';
 
 /** A Task session as the extension opened it, with the latest request body for "Show Last Request". */
@@ -30,6 +31,8 @@ export interface ChatHost {
   showUsage(usage: UsageView): void;
   /** An exchange of `sessionId` was archived (the archive tree refreshes). */
   exchangeArchived?(sessionId: string): void;
+  /** Asks before New Session stops a running turn or condense (a modal in the editor). */
+  confirmStop: ConfirmStop;
   logger: Logger;
 }
 
@@ -43,7 +46,7 @@ export interface ResumedHistory {
 export type CondenseOutcome = { kind: 'no_session' } | { kind: 'busy' } | { kind: 'done'; events: EngineEvent[] };
 
 interface Running {
-  kind: 'turn' | 'condense';
+  kind: BusyKind;
   requestId: string;
   abort: AbortController;
   done: Promise<void>;
@@ -118,8 +121,17 @@ export class ChatController {
     }
   }
 
-  /** Stops what runs, closes the session and starts an empty one; the webview clears its list. */
-  async newSession(requestId?: string): Promise<void> {
+  /**
+   * Closes the session and starts an empty one; the webview clears its list. When a turn or
+   * condense runs the user is asked first: Cancel leaves it running and the chat as it is
+   * (`cancelled`); otherwise it is stopped the way Stop does, its work archived.
+   */
+  async newSession(requestId?: string): Promise<'started' | 'cancelled'> {
+    const busy = this.busyWith;
+    if (busy && !(await this.host.confirmStop(stopQuestion(busy, { kind: 'new' })))) {
+      this.host.logger.info(`New Session cancelled: the ${busy} goes on in session ${this.sessionId}`);
+      return 'cancelled';
+    }
     const running = this.running;
     this.stopRunning('The user started a new session.');
     await running?.done;
@@ -128,6 +140,7 @@ export class ChatController {
     this.history = undefined;
     this.host.logger.info(`session ${this.sessionId} started`);
     this.host.send(this.startedMessage(requestId));
+    return 'started';
   }
 
   /**

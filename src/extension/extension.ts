@@ -19,6 +19,7 @@ import { ProposedDiff } from './proposedDiff';
 import { sessionOpener } from './sessionOpener';
 import { SettingsHandler } from './settingsHandler';
 import { StrataStatusBar } from './statusBar';
+import type { ConfirmStop } from './stopQuestion';
 import { TerminalHistory } from './terminalHistory';
 import { watchTerminals } from './terminalWatcher';
 import { webviewRouter } from './webviewRouter';
@@ -52,6 +53,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   let browsing: { ok: true; browser: ArchiveBrowser } | { ok: false; message: string } = { ok: false, message: 'The archive is still opening; try again in a moment.' };
   const browser = () => (browsing.ok ? browsing.browser : undefined);
   let tree: ArchiveTreeProvider | undefined;
+  const confirmStop: ConfirmStop = async (q) => (await vscode.window.showWarningMessage(q.message, { modal: true, detail: q.detail }, q.confirm)) === q.confirm;
   chat = new ChatController({
     send: (message) => view?.send(message),
     apiKeySource: () => apiKeys.source(),
@@ -61,6 +63,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     autoApprove: () => ({ writes: config.settings.model.autoApproveWrites, commands: config.settings.model.autoApproveCommands }),
     showUsage: (usage) => statusBar.showUsage(usage),
     exchangeArchived: () => tree?.refreshSoon(),
+    confirmStop,
     logger,
   });
   const c = chat;
@@ -110,7 +113,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     logger,
     onImported: () => t.refresh(),
   });
-  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id, showSettingsPanel, importSession, archive: { browser: archiveState, chat: c, tree: t, documents } });
+  registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id, showSettingsPanel, importSession, archive: { browser: archiveState, chat: c, tree: t, documents, confirmStop } });
 
   const archive = await archiveProbe;
   view.send({ type: 'storage/status', ok: archive.ok, message: archive.message, ...(archive.ok && archive.fallback ? { fallback: true } : {}) });

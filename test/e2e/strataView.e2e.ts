@@ -7,6 +7,7 @@ import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { startCodeServer, type CodeServer } from './codeServer';
 import { markdownAnswerStep } from './markdownSteps';
+import { newSessionBusySteps } from './newSessionBusySteps';
 import { openSessionBusySteps } from './openSessionBusySteps';
 import { mentionSteps, settingsPanelSteps, showDiffStep, type StepContext } from './webuiSteps';
 
@@ -258,6 +259,7 @@ async function main(): Promise<void> {
     await markdownAnswerStep(webui, api);
     // After it: this step leaves a stopped turn in the Markdown step's session and the chat on the imported one.
     await openSessionBusySteps(webui, api, (title) => runCommand(page!, title));
+    await newSessionBusySteps(webui, api);
 
     if (consoleErrors.length > 0) throw new Error(`webview console errors:\n${consoleErrors.join('\n')}`);
     console.log(`e2e: all checks passed; screenshots in ${SHOTS}`);

@@ -13,6 +13,7 @@ import { loadSession } from '../../src/extension/sessionExport';
 import { sessionHistory } from '../../src/extension/sessionHistory';
 import { faults, MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
+import { STOP_AND_START_NEW, stopQuestion, type StopQuestion } from '../../src/extension/stopQuestion';
 
 /**
  * The chat view's coordinator over the real Task loop, the real SDK and a local Messages API
@@ -30,6 +31,9 @@ let archivedFor: string[];
 let closes: number;
 let autoWrites: boolean;
 let failOpen: Error | undefined;
+/** What the New Session modal answers, and the questions it was asked. */
+let stopAnswer: boolean;
+let stopQuestions: StopQuestion[];
 let controller: ChatController;
 
 function host(): ChatHost {
@@ -65,6 +69,7 @@ function host(): ChatHost {
     autoApprove: () => ({ writes: autoWrites, commands: false }),
     showUsage: (u) => usages.push(u),
     exchangeArchived: (id) => archivedFor.push(id),
+    confirmStop: async (q) => (stopQuestions.push(q), stopAnswer),
     logger: quiet,
   };
 }
@@ -102,6 +107,8 @@ beforeEach(async () => {
   closes = 0;
   autoWrites = false;
   failOpen = undefined;
+  stopAnswer = true;
+  stopQuestions = [];
   controller = new ChatController(host());
 });
 
@@ -336,6 +343,48 @@ describe('ChatController over the Task loop', () => {
     expect(streamed.length).toBeGreaterThan(0);
     expect(texts.at(-1)).toContain(streamed);
     expect(texts.at(-1)).toContain('[stopped by the user]');
+  });
+
+  it('New Session while a turn runs asks first: Cancel leaves the turn and the chat as they are; "Stop and start new" stops it, its partial answer archived', async () => {
+    server.enqueue(faults.stall(textAnswer('Kept answer words, then the rest'), 300, 4), faults.stall(textAnswer('Partial answer words, then a stall'), 5_000, 4));
+    await controller.newSession();
+    expect(stopQuestions).toEqual([]); // idle: nothing to ask
+    const busy = controller.currentSessionId;
+    const started = () => of('session/started').filter((m) => m.requestId === 'n1').length;
+
+    controller.handle({ type: 'chat/send', requestId: 'r1', text: 'keep working' });
+    await until('r1 streaming', () => of('chat/textDelta').some((m) => m.requestId === 'r1'));
+    stopAnswer = false;
+    expect(await controller.newSession('n1')).toBe('cancelled');
+    expect(stopQuestions.map((q) => [q.message, q.confirm])).toEqual([['A turn is running in the chat. Stop it and start a new session?', STOP_AND_START_NEW]]);
+    expect(started()).toBe(0); // the webview keeps its list
+    await until('idle r1', idleFor('r1'));
+    expect(of('chat/idle').find((m) => m.requestId === 'r1')).toMatchObject({ reason: 'answered' });
+    expect(controller.currentSessionId).toBe(busy);
+
+    controller.handle({ type: 'chat/send', requestId: 'r2', text: 'stop me' });
+    await until('r2 streaming', () => of('chat/textDelta').some((m) => m.requestId === 'r2'));
+    stopAnswer = true;
+    expect(await controller.newSession('n1')).toBe('started');
+    expect(stopQuestions).toHaveLength(2);
+    expect(of('chat/idle').find((m) => m.requestId === 'r2')).toMatchObject({ reason: 'stopped' });
+    expect(started()).toBe(1);
+    expect(controller.currentSessionId).not.toBe(busy);
+    const archive = openSqliteArchive(join(temp.dir, 'archive.sqlite'));
+    const texts = loadSession(archive, busy).map((e) => JSON.stringify(e.full));
+    archive.close();
+    expect(texts.join('\n')).toContain('Kept answer words, then the rest');
+    const streamed = of('chat/textDelta').filter((m) => m.requestId === 'r2').map((m) => m.text).join('');
+    expect(streamed.length).toBeGreaterThan(0);
+    expect(texts.at(-1)).toContain(streamed);
+  });
+
+  it('New Session while Condense Now runs names the condense in its question', () => {
+    expect(stopQuestion('condense', { kind: 'new' })).toEqual({
+      message: 'Condense Now is running in the chat. Stop it and start a new session?',
+      detail: 'Stopping leaves the current session as it was before the condense; nothing archived is lost. Cancel lets the condense finish.',
+      confirm: STOP_AND_START_NEW,
+    });
   });
 
   it('chat/resend stops the running turn, then resends from the edited message; the webview learns ids and what was superseded', async () => {

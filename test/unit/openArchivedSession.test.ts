@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatController, ResumedHistory } from '../../src/extension/chatController';
-import { openArchivedSession, STOP_AND_OPEN, type StopQuestion } from '../../src/extension/openArchivedSession';
+import { openArchivedSession } from '../../src/extension/openArchivedSession';
+import { STOP_AND_OPEN, type StopQuestion } from '../../src/extension/stopQuestion';
 
 /**
  * Open Session's decision: ask before stopping what runs, open at once when idle. The run over
