@@ -1,4 +1,4 @@
-// `npm run mutate [-- group ...]`: runs Stryker (under `nice -n 10`, or MUTATE_NICE) once per group of
+// `npm run mutate [-- group ... --force]`: runs Stryker (under `nice -n 10`, or MUTATE_NICE) once per group of
 // scripts/mutationGroups.mjs, in order, each writing reports/mutation/<group>/; then prints the
 // merged score (scripts/mutationScore.mjs). With no group named it runs them all (2 to 4 hours
 // on a 2-core machine). A group that fails stops the run; the groups finished keep their reports.
@@ -14,7 +14,10 @@ function recordRun(group) {
   writeFileSync(`${groupDir(group)}/run.json`, `${JSON.stringify(run)}\n`);
 }
 
-const requested = process.argv.slice(2);
+// Options (`--force`: re-test every mutant, not only the changed ones) go to each Stryker run.
+const args = process.argv.slice(2);
+const strykerOptions = args.filter((arg) => arg.startsWith('--'));
+const requested = args.filter((arg) => !arg.startsWith('--'));
 const unknown = requested.filter((group) => !(group in MUTATION_GROUPS));
 if (unknown.length > 0) {
   console.error(
@@ -27,7 +30,7 @@ const groups = requested.length > 0 ? requested : Object.keys(MUTATION_GROUPS);
 for (const group of groups) {
   console.log(`\n== Stryker: ${group} ==`);
   recordRun(group);
-  const run = spawnSync('nice', ['-n', process.env.MUTATE_NICE ?? '10', 'npx', 'stryker', 'run'], {
+  const run = spawnSync('nice', ['-n', process.env.MUTATE_NICE ?? '10', 'npx', 'stryker', 'run', ...strykerOptions], {
     stdio: 'inherit',
     env: { ...process.env, MUTATE_GROUP: group },
   });
