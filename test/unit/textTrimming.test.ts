@@ -144,6 +144,12 @@ describe('text helpers: the cases a mutation run found unpinned', () => {
     expect(normalizeLog(`${'█'.repeat(396)} 50%\nnext`)).toBe('next');
   });
 
+  it('normalizeLog: CRLF line ends are no overwrite; an overwrite inside a CRLF line keeps its last state', () => {
+    expect(normalizeLog('first\r\nsecond\r\n')).toBe('first\nsecond\n');
+    expect(normalizeLog('10%\r100% done\r\nnext')).toBe('100% done\nnext');
+    expect(normalizeLog('\r\n\r')).toBe('\n');
+  });
+
   it('normalizeLog drops whole progress lines of every common shape', () => {
     const bars = ['[#####     ] 50%', ' 45%|████      | 45/100', '=====>      12.5%', '[==========] 100%', '████████████ 3/4', '50.25%', '⣿⣿⣿⣿ 99%'];
     expect(normalizeLog([...bars, 'ok'].join('\n'))).toBe('ok');

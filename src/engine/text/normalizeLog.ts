@@ -8,8 +8,7 @@ const PROGRESS_ONLY = /^[\s\[\]|#=>.\-█▏▎▍▌▋▊▉░▒▓⣿⠿*]*
  * collapsed to one line and a count. Linear in the input.
  */
 export function normalizeLog(text: string): string {
-  if (text.length === 0) return text;
-  const clean = text.includes('\u001b') ? text.replace(ANSI, '') : text;
+  const clean = text.replace(ANSI, '');
   const out: string[] = [];
   let previous: string | undefined;
   let repeats = 0;
@@ -19,8 +18,9 @@ export function normalizeLog(text: string): string {
     repeats = 0;
   };
   for (const raw of clean.split('\n')) {
-    const cr = raw.lastIndexOf('\r', raw.length - 2);
-    const line = (cr >= 0 ? raw.slice(cr + 1) : raw).replace(/\r$/, '');
+    // a CRLF line's own \r is no overwrite; the text after the last other \r is what shows
+    const end = raw.endsWith('\r') ? raw.length - 1 : raw.length;
+    const line = raw.slice(raw.lastIndexOf('\r', end - 1) + 1, end);
     if (isProgressBar(line)) continue;
     if (line === previous) {
       repeats += 1;

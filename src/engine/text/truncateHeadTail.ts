@@ -4,14 +4,12 @@
  */
 export function truncateHeadTail(text: string, maxLines: number): { text: string; cutLines: number } {
   const limit = Math.max(2, Math.floor(maxLines));
-  let lines = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && lines <= limit; i = text.indexOf('\n', i + 1)) lines += 1;
-  if (lines <= limit) return { text, cutLines: 0 };
   const all = text.split('\n');
+  if (all.length <= limit) return { text, cutLines: 0 };
   const head = Math.ceil((limit - 1) / 2);
   const tail = limit - 1 - head;
   const cutLines = all.length - head - tail;
-  const kept = [...all.slice(0, head), `[… ${cutLines} lines cut …]`, ...(tail > 0 ? all.slice(all.length - tail) : [])];
+  const kept = [...all.slice(0, head), `[… ${cutLines} lines cut …]`, ...all.slice(all.length - tail)];
   return { text: kept.join('\n'), cutLines };
 }
 
