@@ -1,10 +1,13 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { z } from 'zod';
+import type { ArchivedExchangeInfo, ArchivedSessionInfo, ArchiveBrowser, DeletedSession } from '../engine/archiveBrowser';
 import { searchableText } from '../engine/blockTokens';
 import type { ArchivedExchange, ArchiveSearchHit, ArchiveStore } from '../engine/ports';
 import { ArchiveError } from '../engine/ports';
 import type { Message } from '../shared/messages';
+import { sessionTitle } from '../shared/sessionTitle';
 import { archivedBodySchema } from './archivedBodySchema';
+import { LineTail, type TailLine } from './lineTail';
 import { matchDocument, queryPhrases } from './wordSearch';
 
 /** Format version written on the first line; a newer one is refused, as SQLite's schema is. */
@@ -28,33 +31,50 @@ const recordSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('mark'), sessionId: z.string(), marks: z.array(z.object({ seq: z.number().int(), by: z.number().int() })) }),
   z.object({ t: z.literal('trio'), sessionId: z.string(), seq: z.number().int(), header: z.string(), summary: z.string() }),
   z.object({ t: z.literal('factor'), model: z.string(), factor: z.number(), at: z.number() }),
+  // A deleted session: its rows written before this line are gone (a Strata older than this
+  // record skips it as a damaged line, so the session shows again there: nothing is lost).
+  z.object({ t: z.literal('drop'), sessionId: z.string() }),
 ]);
 type ArchiveRecord = z.infer<typeof recordSchema>;
 
 /**
  * The archive without SQLite, for an editor whose runtime cannot load the native driver: one
- * JSON record per line (exchanges, trio updates, tokenizer factors), appended and fsynced, read
- * whole at open. Same contract as the SQLite store (ids never reused, gaps fillable, word
- * search), but no blob sharing, and one process at a time: a second window's writes are seen
- * only at the next open. `':memory:'` keeps it in memory only.
+ * JSON record per line (exchanges, trio updates, tokenizer factors, deleted sessions), appended
+ * and fsynced, never rewritten. Same contract as the SQLite store (ids never reused, gaps
+ * fillable, word search), and browsable; but no blob sharing, and the engine's own calls see
+ * only this instance's writes: the browse calls (`sessions`, `exchanges`, `get`, `searchAll`,
+ * `deleteSession`) first read what other instances appended since. `':memory:'` keeps it in memory only.
  */
-export class JsonlArchiveStore implements ArchiveStore {
+export class JsonlArchiveStore implements ArchiveStore, ArchiveBrowser {
   private readonly rows = new Map<string, ArchivedExchange>();
-  private readonly sessions = new Map<string, number>();
+  /** Each session's first `createdAt`, for `listSessions`' order. */
+  private readonly sessionStarts = new Map<string, number>();
   private readonly factors = new Map<string, number>();
+  private readonly tail: LineTail | undefined;
   private fd: number | undefined;
   /** Lines (1-based) that did not parse and were skipped; the file keeps them as they were. */
   readonly damagedLines: number[] = [];
 
   constructor(readonly path: string) {
     if (path === ':memory:') return;
+    const tail = new LineTail(path);
+    this.tail = tail;
     const existed = existsSync(path);
-    const text = existed ? io(path, () => readFileSync(path, 'utf8')) : '';
-    if (text.trim().length > 0) this.load(text);
+    const lines = existed ? io(path, () => tail.read()) : [];
+    const torn = existed && io(path, () => tail.pending());
+    const empty = !torn && lines.every((l) => l.text.trim().length === 0);
+    if (!empty && this.load(lines) === 0) {
+      throw new ArchiveError(`${this.path} is not a readable Strata archive (no line of it is a Strata record). Move it away (it was not changed) and Strata will start a new archive.`, 'archive_corrupt');
+    }
     this.fd = io(path, () => openSync(path, 'a'));
-    // A line cut by a crash mid-write stays a damaged line of its own, not the start of the next record.
-    if (text.length > 0 && !text.endsWith('\n')) this.write('\n');
-    if (text.trim().length === 0) this.append({ strata_archive: FORMAT });
+    // A line cut by a crash mid-write stays a damaged line of its own, not the start of the next
+    // record. A line another process is writing right now is whole before this newline lands
+    // (each record is one append), so it is read whole here.
+    if (torn) {
+      this.write('\n');
+      this.load(io(path, () => tail.read()));
+    }
+    if (empty) this.append({ strata_archive: FORMAT });
   }
 
   /** As SQLite's: `supersedes` marks those rows (present ones) with this seq, in the same record. */
@@ -83,6 +103,7 @@ export class JsonlArchiveStore implements ArchiveStore {
   }
 
   get(sessionId: string, seq: number): ArchivedExchange | undefined {
+    this.catchUp();
     const row = this.rows.get(key(sessionId, seq));
     return row && structuredClone(row);
   }
@@ -94,16 +115,55 @@ export class JsonlArchiveStore implements ArchiveStore {
   }
 
   search(sessionId: string, query: string, limit: number): ArchiveSearchHit[] {
-    const phrases = queryPhrases(query);
-    if (phrases.length === 0) return [];
-    const hits: Array<ArchiveSearchHit & { score: number }> = [];
+    return this.searchIn(sessionId, query, limit);
+  }
+
+  searchAll(query: string, limit: number): ArchiveSearchHit[] {
+    this.catchUp();
+    return this.searchIn(undefined, query, limit);
+  }
+
+  /** Sessions with at least one exchange, the latest activity first; titled by their lowest seq's first query. */
+  sessions(): ArchivedSessionInfo[] {
+    this.catchUp();
+    const found = new Map<string, Omit<ArchivedSessionInfo, 'title'> & { first: ArchivedExchange }>();
     for (const row of this.rows.values()) {
-      if (row.sessionId !== sessionId) continue;
-      const match = matchDocument([row.header, row.summary, searchableText(row.full)], phrases);
-      if (match) hits.push({ sessionId, seq: row.seq, header: row.header, snippet: match.snippet, score: match.score, ...(row.supersededBy !== undefined ? { supersededBy: row.supersededBy } : {}) });
+      const s = found.get(row.sessionId);
+      if (!s) {
+        found.set(row.sessionId, { id: row.sessionId, firstAt: row.createdAt, lastAt: row.createdAt, exchanges: 1, first: row });
+        continue;
+      }
+      s.firstAt = Math.min(s.firstAt, row.createdAt);
+      s.lastAt = Math.max(s.lastAt, row.createdAt);
+      s.exchanges++;
+      if (row.seq < s.first.seq) s.first = row;
     }
-    hits.sort((a, b) => b.score - a.score || a.seq - b.seq);
-    return hits.slice(0, Math.max(1, Math.floor(limit))).map(({ score: _score, ...hit }) => hit);
+    return [...found.values()]
+      .sort((a, b) => b.lastAt - a.lastAt || compare(a.id, b.id))
+      .map(({ first, ...s }) => ({ ...s, title: sessionTitle(first.full) ?? '' }));
+  }
+
+  exchanges(sessionId: string): ArchivedExchangeInfo[] {
+    this.catchUp();
+    return [...this.rows.values()]
+      .filter((row) => row.sessionId === sessionId)
+      .sort((a, b) => a.seq - b.seq)
+      .map((row) => ({ sessionId, seq: row.seq, createdAt: row.createdAt, header: row.header, summary: row.summary }));
+  }
+
+  /**
+   * Appends a tombstone for the session (the file is never rewritten; `load` honours it). As in
+   * SQLite, nothing of the session is left, so its id may be archived again from seq 1.
+   */
+  deleteSession(sessionId: string): DeletedSession {
+    this.catchUp();
+    let exchanges = 0;
+    for (const row of this.rows.values()) if (row.sessionId === sessionId) exchanges++;
+    if (exchanges === 0) return { exchanges: 0, blobs: 0 };
+    const record: ArchiveRecord = { t: 'drop', sessionId };
+    this.append(record);
+    this.apply(record);
+    return { exchanges, blobs: 0 };
   }
 
   updateTrio(sessionId: string, seq: number, header: string, summary: string): void {
@@ -127,7 +187,7 @@ export class JsonlArchiveStore implements ArchiveStore {
   }
 
   listSessions(): string[] {
-    return [...this.sessions.entries()].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([id]) => id);
+    return [...this.sessionStarts.entries()].sort((a, b) => a[1] - b[1] || compare(a[0], b[0])).map(([id]) => id);
   }
 
   close(): void {
@@ -136,32 +196,42 @@ export class JsonlArchiveStore implements ArchiveStore {
     this.fd = undefined;
   }
 
-  private load(text: string): void {
-    const lines = text.split('\n');
+  /** Applies what other instances appended since the last read (a line still being written waits). */
+  private catchUp(): void {
+    const tail = this.tail;
+    if (tail && this.fd !== undefined) this.load(io(this.path, () => tail.read()));
+  }
+
+  /** Applies `lines` in order, noting the damaged ones; returns how many were Strata lines. */
+  private load(lines: readonly TailLine[]): number {
     let good = 0;
-    lines.forEach((line, i) => {
-      if (line.trim().length === 0) return;
-      const raw = parseJson(line);
+    for (const line of lines) {
+      if (line.text.trim().length === 0) continue;
+      const raw = parseJson(line.text);
       const header = headerSchema.safeParse(raw);
       if (header.success) {
         if (header.data.strata_archive > FORMAT) {
           throw new ArchiveError(`The archive ${this.path} was written by a newer Strata (format ${header.data.strata_archive}, this one knows ${FORMAT}). Update Strata to open it; the file was not changed.`, 'archive_version');
         }
         good++;
-        return;
+        continue;
       }
       const record = recordSchema.safeParse(raw);
-      if (!record.success) return void this.damagedLines.push(i + 1);
+      if (!record.success) {
+        this.damagedLines.push(line.n);
+        continue;
+      }
       good++;
       this.apply(record.data);
-    });
-    if (good === 0) throw new ArchiveError(`${this.path} is not a readable Strata archive (no line of it is a Strata record). Move it away (it was not changed) and Strata will start a new archive.`, 'archive_corrupt');
+    }
+    return good;
   }
 
   /** Applies a record to memory; a put that repeats a seq already read keeps the first (ids are never reused). */
   private apply(record: ArchiveRecord): void {
     if (record.t === 'factor') return void this.factors.set(record.model, record.factor);
     if (record.t === 'mark') return this.mark(record.sessionId, record.marks);
+    if (record.t === 'drop') return this.drop(record.sessionId);
     const k = key(record.sessionId, record.seq);
     const row = this.rows.get(k);
     if (record.t === 'trio') {
@@ -172,7 +242,26 @@ export class JsonlArchiveStore implements ArchiveStore {
     if (row) return;
     const { t: _t, supersedes: _supersedes, ...exchange } = record;
     this.rows.set(k, { ...exchange, full: exchange.full as Message[] });
-    if (!this.sessions.has(record.sessionId)) this.sessions.set(record.sessionId, record.createdAt);
+    if (!this.sessionStarts.has(record.sessionId)) this.sessionStarts.set(record.sessionId, record.createdAt);
+  }
+
+  private drop(sessionId: string): void {
+    for (const [k, row] of this.rows) if (row.sessionId === sessionId) this.rows.delete(k);
+    this.sessionStarts.delete(sessionId);
+  }
+
+  /** Every session's rows (`sessionId` undefined) or one session's, best match first. */
+  private searchIn(sessionId: string | undefined, query: string, limit: number): ArchiveSearchHit[] {
+    const phrases = queryPhrases(query);
+    if (phrases.length === 0) return [];
+    const hits: Array<ArchiveSearchHit & { score: number }> = [];
+    for (const row of this.rows.values()) {
+      if (sessionId !== undefined && row.sessionId !== sessionId) continue;
+      const match = matchDocument([row.header, row.summary, searchableText(row.full)], phrases);
+      if (match) hits.push({ sessionId: row.sessionId, seq: row.seq, header: row.header, snippet: match.snippet, score: match.score, ...(row.supersededBy !== undefined ? { supersededBy: row.supersededBy } : {}) });
+    }
+    hits.sort((a, b) => b.score - a.score || compare(a.sessionId, b.sessionId) || a.seq - b.seq);
+    return hits.slice(0, Math.max(1, Math.floor(limit))).map(({ score: _score, ...hit }) => hit);
   }
 
   private mark(sessionId: string, marks: ReadonlyArray<{ seq: number; by: number }>): void {
@@ -192,8 +281,11 @@ export class JsonlArchiveStore implements ArchiveStore {
     const fd = this.fd;
     if (fd === undefined) throw new ArchiveError(`The archive ${this.path} is closed; reopen the session.`, 'archive_closed');
     io(this.path, () => {
+      const before = fstatSync(fd).size;
       writeSync(fd, text);
       fsyncSync(fd);
+      // Not read back at the next catch-up, unless another writer appended around it.
+      this.tail?.skipOwn(text, before, fstatSync(fd).size);
     });
   }
 }
@@ -205,6 +297,10 @@ export function openJsonlArchive(path: string): JsonlArchiveStore {
 
 function key(sessionId: string, seq: number): string {
   return `${seq}\u0000${sessionId}`;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function parseJson(line: string): unknown {

@@ -3,7 +3,7 @@ import type { ArchivedExchange, ArchiveSearchHit } from './ports';
 /**
  * What the archive offers front ends that browse and maintain it (the editor's archive tree,
  * session pickers, import). The engine never uses it: it needs only `ArchiveStore`, which
- * this port leaves as it is. `SqliteArchiveStore` implements both.
+ * this port leaves as it is. `SqliteArchiveStore` and `JsonlArchiveStore` implement both.
  */
 
 /** One archived session as a list shows it. Times are ms since epoch. */
@@ -41,7 +41,7 @@ export interface ArchiveBrowser {
   get(sessionId: string, seq: number): ArchivedExchange | undefined;
   /** Full-text search over every session (header, summary, body), best first. */
   searchAll(query: string, limit: number): ArchiveSearchHit[];
-  /** Removes the session, its exchanges, their search rows and unshared blobs, in one transaction. */
+  /** Removes the session, its exchanges, their search rows and unshared blobs, at once (one transaction, or one appended record). */
   deleteSession(sessionId: string): DeletedSession;
   close(): void;
 }

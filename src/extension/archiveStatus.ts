@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openJsonlArchive } from '../adapters/jsonlArchiveStore';
+import type { ArchiveBrowser } from '../engine/archiveBrowser';
 import type { Logger } from '../engine/ports';
 import type { SessionArchive } from '../host/openTaskSession';
 
@@ -61,6 +62,29 @@ function openFallback(storageDir: string, cause: unknown, logger: Logger): Archi
     'To use SQLite, install the .vsix built for your editor (Output > Strata has the details).';
   logger.warn(message);
   return { ok: true, backend: { kind: 'jsonl', path, open: openJsonlArchive }, message, fallback: true };
+}
+
+/**
+ * The archive browser's own connection to the archive (SQLite, or the plain-file fallback, which
+ * reads what chat sessions append since), opened once; each chat session opens another.
+ */
+export function openArchiveBrowser(archive: ArchiveOpenResult, logger: Logger): { ok: true; browser: ArchiveBrowser } | { ok: false; message: string } {
+  if (!archive.ok) return { ok: false, message: archive.message };
+  try {
+    const store = archive.backend.open(archive.backend.path);
+    if (isArchiveBrowser(store)) return { ok: true, browser: store };
+    store.close();
+    return { ok: false, message: 'This archive store cannot be browsed.' };
+  } catch (error) {
+    const message = `The archive at ${archive.backend.path} could not be opened for browsing: ${error instanceof Error ? error.message : String(error)}`;
+    logger.error(message);
+    return { ok: false, message };
+  }
+}
+
+function isArchiveBrowser(store: object): store is ArchiveBrowser {
+  const s = store as Partial<Record<keyof ArchiveBrowser, unknown>>;
+  return typeof s.sessions === 'function' && typeof s.exchanges === 'function' && typeof s.searchAll === 'function' && typeof s.deleteSession === 'function';
 }
 
 /** The archive file of the extension, in its global storage folder. */

@@ -2,8 +2,7 @@ import * as vscode from 'vscode';
 import { newSessionId } from '../host/newSessionId';
 import { ApiKeyStore } from './apiKeyStore';
 import type { ArchiveBrowser } from '../engine/archiveBrowser';
-import type { Logger } from '../engine/ports';
-import { type ArchiveOpenResult, openArchive } from './archiveStatus';
+import { openArchive, openArchiveBrowser } from './archiveStatus';
 import { ARCHIVE_VIEW_ID, ArchiveTreeProvider } from './archiveTreeProvider';
 import { ChatController } from './chatController';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
@@ -49,7 +48,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // A conservative token estimate (code runs about 3-4 characters a token); the Task caps it again.
   const terminal = new TerminalHistory((text) => Math.ceil(text.length / 3));
   s.add(watchTerminals(terminal, logger));
-  // The archive the browser reads: its own connection to the SQLite file (each chat session opens another).
+  // The archive the browser reads: its own connection to the archive file (each chat session opens another).
   let browsing: { ok: true; browser: ArchiveBrowser } | { ok: false; message: string } = { ok: false, message: 'The archive is still opening; try again in a moment.' };
   const browser = () => (browsing.ok ? browsing.browser : undefined);
   let tree: ArchiveTreeProvider | undefined;
@@ -117,7 +116,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const archive = await archiveProbe;
   view.send({ type: 'storage/status', ok: archive.ok, message: archive.message, ...(archive.ok && archive.fallback ? { fallback: true } : {}) });
-  browsing = openBrowser(archive, logger);
+  browsing = openArchiveBrowser(archive, logger);
   if (browsing.ok) {
     const opened = browsing.browser;
     s.add({ dispose: () => opened.close() });
@@ -142,30 +141,4 @@ export async function deactivate(): Promise<void> {
   chat = undefined;
   store?.dispose();
   store = undefined;
-}
-
-/**
- * The archive browser's own connection to the SQLite archive. The plain-file fallback (SQLite
- * does not load in this editor) is not browsable: the message says so; chats still archive.
- */
-function openBrowser(archive: ArchiveOpenResult, logger: Logger): { ok: true; browser: ArchiveBrowser } | { ok: false; message: string } {
-  if (!archive.ok) return { ok: false, message: archive.message };
-  if (archive.backend.kind !== 'sqlite') {
-    return { ok: false, message: 'The archive browser needs SQLite, which does not load in this editor; exchanges are still archived (plain-file archive) and the model can fetch them back.' };
-  }
-  try {
-    const store = archive.backend.open(archive.backend.path);
-    if (isArchiveBrowser(store)) return { ok: true, browser: store };
-    store.close();
-    return { ok: false, message: 'This archive store cannot be browsed.' };
-  } catch (error) {
-    const message = `The archive at ${archive.backend.path} could not be opened for browsing: ${error instanceof Error ? error.message : String(error)}`;
-    logger.error(message);
-    return { ok: false, message };
-  }
-}
-
-function isArchiveBrowser(store: object): store is ArchiveBrowser {
-  const s = store as Partial<Record<keyof ArchiveBrowser, unknown>>;
-  return typeof s.sessions === 'function' && typeof s.exchanges === 'function' && typeof s.searchAll === 'function' && typeof s.deleteSession === 'function';
 }

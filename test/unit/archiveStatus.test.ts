@@ -5,7 +5,7 @@ import { openJsonlArchive } from '../../src/adapters/jsonlArchiveStore';
 import { makeTempDir } from '../../src/adapters/tempFiles';
 import { openTaskSession } from '../../src/host/openTaskSession';
 import type { SqliteLoader } from '../../src/extension/archiveStatus';
-import { archivePathIn, fallbackArchivePathIn, openArchive } from '../../src/extension/archiveStatus';
+import { archivePathIn, fallbackArchivePathIn, openArchive, openArchiveBrowser } from '../../src/extension/archiveStatus';
 import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer } from '../support/messagesApiEvents';
 
@@ -67,6 +67,19 @@ describe('openArchive: SQLite, or the plain-file fallback when the native module
     expect(result.ok && result.backend.kind).toBe('jsonl');
   });
 
+  it('the browser opens on SQLite and on the fallback alike; with no archive it says why', async () => {
+    const sqlite = await openArchive(join(temp.dir, 'sqlite'), logger);
+    const fallback = await openArchive(join(temp.dir, 'fallback'), logger, electronSqlite);
+    for (const result of [sqlite, fallback]) {
+      const browsing = openArchiveBrowser(result, logger);
+      if (!browsing.ok) throw new Error(browsing.message);
+      expect(browsing.browser.path).toBe(result.ok ? result.backend.path : '');
+      expect(browsing.browser.sessions()).toEqual([]);
+      browsing.browser.close();
+    }
+    expect(openArchiveBrowser({ ok: false, message: 'The archive at /x could not be opened.' }, logger)).toEqual({ ok: false, message: 'The archive at /x could not be opened.' });
+  });
+
   it('a damaged SQLite file is not hidden behind the fallback: no archive, and the message says where and what to do', async () => {
     const storage = join(temp.dir, 'storage');
     mkdirSync(storage, { recursive: true });
@@ -78,7 +91,7 @@ describe('openArchive: SQLite, or the plain-file fallback when the native module
     expect(existsSync(fallbackArchivePathIn(storage))).toBe(false);
   });
 
-  it('the chat keeps working on the fallback: a turn over the local Messages API is archived in the JSON Lines file', async () => {
+  it('the chat keeps working on the fallback: a turn over the local Messages API is archived in the JSON Lines file, and the browser opened before it shows it', async () => {
     const server = await MessagesApiServer.start({ models: [{ id: 'claude-sonnet-4-5', max_input_tokens: 200_000, max_tokens: 64_000 }] });
     try {
       const storage = join(temp.dir, 'storage');
@@ -86,6 +99,9 @@ describe('openArchive: SQLite, or the plain-file fallback when the native module
       mkdirSync(ws, { recursive: true });
       const result = await openArchive(storage, logger, electronSqlite);
       if (!result.ok) throw new Error(result.message);
+      // As at activation: the browser's own connection opens before any chat session writes.
+      const browsing = openArchiveBrowser(result, logger);
+      if (!browsing.ok) throw new Error(`expected a browser on the fallback, got: ${browsing.message}`);
       server.enqueue(textAnswer('The answer, archived without SQLite.'));
       const session = await openTaskSession({
         workspaceRoot: ws,
@@ -107,6 +123,9 @@ describe('openArchive: SQLite, or the plain-file fallback when the native module
       expect(reopened.listSessions()).toEqual(['s-fallback']);
       expect(JSON.stringify(reopened.get('s-fallback', 1)?.full)).toContain('Say something worth keeping.');
       reopened.close();
+      expect(browsing.browser.sessions()).toMatchObject([{ id: 's-fallback', title: 'Say something worth keeping.', exchanges: 1 }]);
+      expect(browsing.browser.searchAll('archived without SQLite', 5).map((h) => h.sessionId)).toEqual(['s-fallback']);
+      browsing.browser.close();
     } finally {
       await server.close();
     }

@@ -157,6 +157,143 @@ describe.each(stores)('$name archive (L5): a real file, reopened', (store) => {
   });
 });
 
+const T0 = Date.UTC(2026, 10, 1, 9, 0, 0);
+
+/** An exchange of `sessionId` at `minutes` after T0; `query` undefined: a tool result only (no title in it). */
+function turn(sessionId: string, seq: number, minutes: number, query: string | undefined, answer: string): ArchivedExchange {
+  const input = query === undefined ? [{ type: 'tool_result' as const, tool_use_id: `t${seq}`, content: bigFile }] : [{ type: 'text' as const, text: query }];
+  return {
+    sessionId,
+    seq,
+    createdAt: T0 + minutes * 60_000,
+    header: `e${seq} header of ${sessionId}`,
+    summary: `e${seq} summary of ${sessionId}`,
+    tokens: 100 + seq,
+    full: [
+      { role: 'user', content: input },
+      { role: 'assistant', content: [{ type: 'text', text: answer }] },
+    ],
+  };
+}
+
+/** Sessions a (2 exchanges), b (3, the latest activity) and c (tools only, so untitled). */
+const browsed = [
+  turn('a', 1, 0, '  Refactor   the parser\nplease', 'Reading it.'),
+  turn('a', 2, 5, undefined, 'The parser uses zebras.'),
+  turn('b', 2, 11, undefined, 'Found it.'),
+  turn('b', 1, 10, 'Why does the build fail?', 'Looking.'),
+  turn('b', 3, 12, undefined, 'The build fails on zebras too.'),
+  turn('c', 1, 7, undefined, 'Nothing asked.'),
+];
+
+/** What the editor's archive view, session pickers and archive search use, from both stores. */
+describe.each(stores)('$name archive: browsing and deleting sessions', (store) => {
+  const filled = () => {
+    const path = tempFile(store.file);
+    const a = store.open(path);
+    for (const e of browsed) a.put(e);
+    return { path, a };
+  };
+
+  it('lists sessions newest activity first, titled by the first query of their lowest seq, the same after a reopen', () => {
+    const { path, a } = filled();
+    const expected = [
+      { id: 'b', title: 'Why does the build fail?', firstAt: T0 + 10 * 60_000, lastAt: T0 + 12 * 60_000, exchanges: 3 },
+      { id: 'c', title: '', firstAt: T0 + 7 * 60_000, lastAt: T0 + 7 * 60_000, exchanges: 1 },
+      { id: 'a', title: 'Refactor the parser please', firstAt: T0, lastAt: T0 + 5 * 60_000, exchanges: 2 },
+    ];
+    expect(a.sessions()).toEqual(expected);
+    a.close();
+    const b = store.open(path);
+    expect(b.sessions()).toEqual(expected);
+    b.close();
+  });
+
+  it("lists a session's exchanges in seq order, reads one back in full, and knows no unknown ones", () => {
+    const { a } = filled();
+    expect(a.exchanges('b')).toEqual([1, 2, 3].map((seq) => {
+      const e = browsed.find((x) => x.sessionId === 'b' && x.seq === seq)!;
+      return { sessionId: 'b', seq, createdAt: e.createdAt, header: e.header, summary: e.summary };
+    }));
+    expect(a.exchanges('nobody')).toEqual([]);
+    expect(a.get('b', 3)).toEqual(turn('b', 3, 12, undefined, 'The build fails on zebras too.'));
+    expect(a.get('b', 4)).toBeUndefined();
+    a.close();
+  });
+
+  it('searches every session; the per-session search still sees only its own', () => {
+    const { a } = filled();
+    const hits = a.searchAll('zebras', 10);
+    expect(hits.map((h) => `${h.sessionId}/${h.seq}`).sort()).toEqual(['a/2', 'b/3']);
+    expect(hits.every((h) => h.snippet.includes('[zebras]'))).toBe(true);
+    expect(a.search('a', 'zebras', 10).map((h) => `${h.sessionId}/${h.seq}`)).toEqual(['a/2']);
+    expect(a.searchAll('zebras build', 10).map((h) => `${h.sessionId}/${h.seq}`)).toEqual(['b/3']);
+    expect(a.searchAll('zebras', 1)).toHaveLength(1);
+    expect(a.searchAll('   ', 10)).toEqual([]);
+    expect(() => a.searchAll('"quoted NEAR(', 10)).not.toThrow();
+    a.close();
+  });
+
+  it('deletes a session: gone from every listing, search and read, also after a reopen; the others stay', () => {
+    const { path, a } = filled();
+    expect(a.deleteSession('b').exchanges).toBe(3);
+    const gone = (x: ReturnType<typeof store.open>) => {
+      expect(x.sessions().map((s) => s.id)).toEqual(['c', 'a']);
+      expect(x.exchanges('b')).toEqual([]);
+      expect(x.get('b', 1)).toBeUndefined();
+      expect(x.searchAll('zebras', 10).map((h) => h.sessionId)).toEqual(['a']);
+      expect(x.search('b', 'zebras', 10)).toEqual([]);
+      expect(x.lastSeq('b')).toBe(0);
+      expect(x.listSessions()).toEqual(['a', 'c']);
+      expect(x.get('a', 2)).toEqual(browsed[1]);
+    };
+    gone(a);
+    a.close();
+    const b = store.open(path);
+    gone(b);
+    expect(b.deleteSession('b')).toEqual({ exchanges: 0, blobs: 0 });
+    expect(b.deleteSession('nobody')).toEqual({ exchanges: 0, blobs: 0 });
+    b.close();
+  });
+
+  it('a deleted session leaves nothing behind: its id starts again from e1 with new content, which a reopen keeps', () => {
+    const { path, a } = filled();
+    a.deleteSession('b');
+    // As SQLite: the deleted rows are gone, so the same (session, seq) holds the new exchange, not a conflict.
+    const again = turn('b', 1, 30, 'A new start', 'Sure.');
+    expect(() => a.put(again)).not.toThrow();
+    expect(a.lastSeq('b')).toBe(1);
+    a.close();
+    const b = store.open(path);
+    expect(b.get('b', 1)).toEqual(again);
+    expect(b.get('b', 2)).toBeUndefined();
+    expect(b.sessions()[0]).toEqual({ id: 'b', title: 'A new start', firstAt: again.createdAt, lastAt: again.createdAt, exchanges: 1 });
+    // And ids are still never reused within what is kept.
+    expect(() => b.put(turn('b', 1, 31, 'Other', 'Other.'))).toThrow(/already archived with other content/);
+    b.close();
+  });
+
+  it('the browser sees what another connection to the file archived and deleted since it opened', () => {
+    const path = tempFile(store.file);
+    const browser = store.open(path);
+    browser.put(browsed[0]!);
+    expect(browser.sessions().map((s) => s.id)).toEqual(['a']);
+    const chat = store.open(path);
+    chat.put(browsed[3]!);
+    chat.put(browsed[2]!);
+    chat.updateTrio('b', 2, 'e2 renamed', 'e2: mentions okapis');
+    expect(browser.sessions().map((s) => [s.id, s.exchanges])).toEqual([['b', 2], ['a', 1]]);
+    expect(browser.exchanges('b').map((e) => e.header)).toEqual(['e1 header of b', 'e2 renamed']);
+    expect(browser.get('b', 2)?.full).toEqual(browsed[2]!.full);
+    expect(browser.searchAll('okapis', 5).map((h) => `${h.sessionId}/${h.seq}`)).toEqual(['b/2']);
+    chat.deleteSession('a');
+    expect(browser.sessions().map((s) => s.id)).toEqual(['b']);
+    expect(browser.deleteSession('b').exchanges).toBe(2);
+    chat.close();
+    browser.close();
+  });
+});
+
 describe('SQLite archive: blobs, locks, schema', () => {
   const tempPath = (name = 'archive.sqlite') => tempFile(name);
   it('stores the same file read twice once (content-addressed blobs)', () => {
