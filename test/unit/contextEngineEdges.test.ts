@@ -1,0 +1,255 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ContextEngine } from '../../src/engine/contextEngine';
+import { MAX_CHECKPOINTS } from '../../src/engine/checkpoints';
+import { effectiveBudget } from '../../src/engine/engineState';
+import { ExtractiveSummarizer } from '../../src/engine/extractiveSummarizer';
+import type { ArchiveSearchHit, ArchiveStore } from '../../src/engine/ports';
+import { ArchiveError } from '../../src/engine/ports';
+import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
+import { steppingClock } from '../../src/adapters/systemClock';
+import type { EngineSettings } from '../../src/shared/engineSettings';
+import { resolveEngineSettings } from '../../src/shared/engineSettings';
+import type { ContentBlock, MessagesRequest } from '../../src/shared/messages';
+import { assistant, charTokenizer, silentLogger, text, toolResult, toolUse, user } from '../support/engineHarness';
+import { MemoryArchive } from '../support/memoryArchive';
+import { useTempDirs } from '../support/tempDirs';
+import { thrown } from '../support/thrown';
+
+const tempDir = useTempDirs('strata-engine-edges-');
+
+/** An engine over `archive` whose logger keeps what it was told. */
+function engineOver(archive: ArchiveStore, settings: Partial<EngineSettings> = {}) {
+  const errors: string[] = [];
+  const engine = new ContextEngine({
+    sessionId: 's1',
+    settings: resolveEngineSettings(settings),
+    tokenizer: charTokenizer,
+    archive,
+    summarizer: new ExtractiveSummarizer(charTokenizer),
+    clock: steppingClock(Date.UTC(2025, 0, 1, 9, 0, 0), 60_000),
+    logger: { ...silentLogger, error: (m: string) => errors.push(m) },
+    systemPrompt: 'You are a test agent.',
+    validateRequests: true,
+  });
+  return { engine, errors };
+}
+
+/** One whole exchange: `input` in, an assembled request, `answer` out. */
+async function exchange(engine: ContextEngine, input: ContentBlock[], answer: ContentBlock[], userMessage = true) {
+  engine.beginExchange(user(...input), { userMessage });
+  const turn = await engine.assemble();
+  engine.completeExchange(assistant(...answer));
+  return turn;
+}
+
+const lastInput = (request: MessagesRequest) => request.messages[request.messages.length - 1]!.content;
+
+describe('ContextEngine refuses misuse with a code and a message that says what to do', () => {
+  it('refuses a budget below 2000 tokens at construction, naming the budget and the settings to change', () => {
+    const settings = { contextWindow: 2_500, reservedOutputTokens: 1_000 };
+    const error = thrown(() => engineOver(new MemoryArchive(), settings));
+    expect(error.code).toBe('budget_too_small');
+    expect(error.message).toContain(`The prompt budget (${effectiveBudget(resolveEngineSettings(settings))} tokens) is too small`);
+    expect(error.message).toContain('Raise strata.contextWindow or lower strata.reservedOutputTokens');
+    expect(engineOver(new MemoryArchive(), { contextWindow: 2_500, reservedOutputTokens: 0, promptBudgetPercent: 80 }).engine.settings.contextWindow).toBe(2_500);
+  });
+
+  it('refuses an input that is not a user message and an answer that is not an assistant message', async () => {
+    const { engine } = engineOver(new MemoryArchive());
+    const wrongInput = thrown(() => engine.beginExchange(assistant(text('hello'))));
+    expect([wrongInput.code, wrongInput.message]).toEqual(['bad_input', "An exchange starts with a user message, got 'assistant'."]);
+    engine.beginExchange(user(text('the task')));
+    const wrongAnswer = thrown(() => engine.completeExchange(user(text('answer?'))));
+    expect([wrongAnswer.code, wrongAnswer.message]).toEqual(['bad_input', "An answer must be an assistant message, got 'user'."]);
+    // nothing was recorded: the exchange still waits for its answer
+    expect(thrown(() => engine.beginExchange(user(text('next')))).code).toBe('exchange_open');
+    engine.completeExchange(assistant(text('done')));
+  });
+
+  it('names the state it is in: no pending exchange, one already open, or a closed session', async () => {
+    const { engine } = engineOver(new MemoryArchive());
+    const noInput = await engine.assemble().catch((error: unknown) => error as { code: string; message: string });
+    expect([noInput.code, noInput.message]).toEqual(['no_pending', 'Nothing to assemble: call beginExchange with the next input first.']);
+    const noAnswer = thrown(() => engine.completeExchange(assistant(text('answer'))));
+    expect([noAnswer.code, noAnswer.message]).toEqual(['no_pending', 'No exchange is waiting for an answer; call beginExchange first.']);
+
+    await exchange(engine, [text('the task')], [text('ok')]);
+    engine.beginExchange(user(text('second')), { userMessage: true });
+    const open = thrown(() => engine.beginExchange(user(text('third'))));
+    expect([open.code, open.message]).toEqual(['exchange_open', 'An exchange is already waiting for its answer; complete it before starting another.']);
+    const resend = thrown(() => engine.supersedeFrom(1));
+    expect([resend.code, resend.message]).toEqual(['exchange_open', 'An exchange is waiting for its answer; stop or complete it before resending an earlier message.']);
+    engine.completeExchange(assistant(text('ok')));
+
+    engine.close();
+    for (const run of [() => engine.beginExchange(user(text('more'))), () => engine.supersedeFrom(1)]) {
+      const closed = thrown(run);
+      expect([closed.code, closed.message]).toEqual(['closed', 'This session is closed; open a new ContextEngine to go on.']);
+    }
+  });
+
+  it('answers no_pending while condenseNow measures between turns: its stand-in input is not an exchange', async () => {
+    let release: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (release = resolve));
+    let finish: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (finish = resolve));
+    const summarizer = new ExtractiveSummarizer(charTokenizer);
+    const slow = {
+      summarize: async (...args: Parameters<ExtractiveSummarizer['summarize']>) => {
+        release();
+        await gate;
+        return summarizer.summarize(...args);
+      },
+    };
+    const engine = new ContextEngine({
+      sessionId: 's1',
+      settings: resolveEngineSettings({}),
+      tokenizer: charTokenizer,
+      archive: new MemoryArchive(),
+      summarizer: slow,
+      clock: steppingClock(0, 1_000),
+      logger: silentLogger,
+      systemPrompt: 'You are a test agent.',
+    });
+    for (let i = 0; i < 3; i++) await exchange(engine, [text(`question ${i}: ${'words to condense '.repeat(20)}`)], [text(`answer ${i}`)]);
+    const condensing = engine.condenseNow();
+    await started;
+    expect(thrown(() => engine.completeExchange(assistant(text('an answer to nothing')))).code).toBe('no_pending');
+    finish();
+    await condensing;
+  });
+});
+
+describe('ContextEngine.searchArchive', () => {
+  it('says when nothing matches, lists hits one a line, and marks superseded ones whether the archive knows yet or not', async () => {
+    const archive = openSqliteArchive(join(tempDir(), 'archive.db'));
+    const { engine } = engineOver(archive);
+    await exchange(engine, [text('Rename the parser module')], [text('Renamed parser.')]);
+    await exchange(engine, [text('Now the lexer module please')], [text('Lexer done.')]);
+    expect(engine.searchArchive('zebra')).toBe('No archived exchange matches "zebra".');
+    const hits = archive.search('s1', 'module', 10);
+    expect(hits.length).toBe(2);
+    const line = (h: ArchiveSearchHit, mark = '') => `e${h.seq}${mark} ${h.header} — ${h.snippet}`;
+    expect(engine.searchArchive('module')).toBe(hits.map((h) => line(h)).join('\n'));
+
+    // superseded: first known only to the engine (the new exchange is not archived yet), then
+    // only to the archive (a second engine opened on the same file before the resend)
+    const path = archive.path!;
+    const other = engineOver(openSqliteArchive(path)).engine;
+    engine.supersedeFrom(2);
+    const byLexer = (h: ArchiveSearchHit) => line(h, h.seq === 2 ? ' (superseded by e3)' : '');
+    expect(engine.searchArchive('module')).toBe(hits.map(byLexer).join('\n'));
+    expect(other.searchArchive('module')).toBe(hits.map((h) => line(h)).join('\n'));
+    await exchange(engine, [text('Now the tokenizer module please')], [text('Tokenizer done.')]);
+    expect(archive.search('s1', 'lexer', 10)[0]?.supersededBy).toBe(3);
+    expect(other.searchArchive('lexer')).toBe(archive.search('s1', 'lexer', 10).map(byLexer).join('\n'));
+    other.close();
+    engine.close();
+  });
+
+  it('answers in text when the archive cannot search', () => {
+    class BrokenSearch extends MemoryArchive {
+      override search(): ArchiveSearchHit[] {
+        throw new ArchiveError('The archive database is damaged.', 'archive_corrupt');
+      }
+    }
+    const { engine } = engineOver(new BrokenSearch());
+    expect(engine.searchArchive('anything')).toBe('The archive could not be searched: The archive database is damaged.');
+  });
+});
+
+describe('ContextEngine.close', () => {
+  it('logs the writes it loses, and nothing when every write is stored', async () => {
+    const archive = new MemoryArchive();
+    const { engine, errors } = engineOver(archive);
+    archive.failWrites = true;
+    await exchange(engine, [text('the task')], [text('ok')]);
+    const report = engine.close();
+    expect(report.pending.length).toBe(1);
+    expect(errors).toEqual([`Closing session s1: ${report.problems[report.problems.length - 1]!}`]);
+    expect(errors[0]).toContain('still pending (e1)');
+
+    const stored = engineOver(new MemoryArchive());
+    await exchange(stored.engine, [text('the task')], [text('ok')]);
+    expect(stored.engine.close().pending).toEqual([]);
+    expect(stored.errors).toEqual([]);
+  });
+});
+
+describe('context requests in an answer', () => {
+  it('bring the asked exchanges into the next input, two requests joined by a newline', async () => {
+    const { engine } = engineOver(new MemoryArchive());
+    await exchange(engine, [text('First: the parser')], [text('Parser fixed.')]);
+    await exchange(engine, [text('Second: the lexer')], [text('Lexer fixed.')]);
+    const asks = '<context_request>{"ids":["e1"],"format":"full"}</context_request>\n<context_request>{"ids":["e2"],"format":"header"}</context_request>';
+    await exchange(engine, [text('Third: look back')], [text('I need both.'), toolUse('t1', 'Read', { file_path: 'a.ts' }), text(asks)]);
+    const expected = `${engine.retrieve(['e1'], 'full')}\n${engine.retrieve(['e2'], 'header')}`;
+    engine.beginExchange(user(toolResult('t1', 'contents of a.ts')));
+    const input = lastInput((await engine.assemble()).request);
+    expect(input[input.length - 1]).toMatchObject({ type: 'text', text: expected });
+    expect(expected).toContain('First: the parser');
+  });
+});
+
+/** `n` user messages, each answered at once: a checkpoint per message, seqs 1..n. */
+async function messages(engine: ContextEngine, n: number, from = 1) {
+  for (let i = from; i < from + n; i++) await exchange(engine, [text(`message ${i}: please change module ${i}`)], [text(`module ${i} changed`)]);
+}
+
+/** The request with id `e${from}` written as `e${to}`: the only difference a resend may leave. */
+function renumbered(request: MessagesRequest, from: number, to: number): string {
+  return JSON.stringify(request).replace(/\be(\d+)\b/g, (whole, n: string) => (Number(n) === from ? `e${to}` : whole));
+}
+
+describe('resend checkpoints: the newest MAX_CHECKPOINTS user messages restore exactly, older ones rebuild as a resume would', () => {
+  const edited = user(text('edited message: please change module 99 instead'));
+
+  it(`restores the state at each of the newest ${MAX_CHECKPOINTS} messages; the oldest are evicted`, async () => {
+    const n = MAX_CHECKPOINTS + 2;
+    for (const from of [3, n]) {
+      const { engine } = engineOver(new MemoryArchive());
+      await messages(engine, n);
+      expect(engine.supersedeFrom(from)).toEqual({ superseded: Array.from({ length: n - from + 1 }, (_, i) => from + i), by: n + 1 });
+      engine.beginExchange(edited, { userMessage: true });
+      const turn = await engine.assemble();
+      // a checkpoint puts back working memory as it was: nothing is folded
+      expect(turn.mode).toBe('full');
+      expect(turn.request.messages.length).toBe(2 * from - 1);
+    }
+  });
+
+  it('rebuilds from the archive for a message older than the checkpoints: the request a resumed session without the superseded turns sends', async () => {
+    const n = MAX_CHECKPOINTS + 2;
+    const { engine } = engineOver(new MemoryArchive());
+    await messages(engine, n);
+    engine.supersedeFrom(2);
+    engine.beginExchange(edited, { userMessage: true });
+    const rebuilt = await engine.assemble();
+    expect(rebuilt.mode).toBe('layered');
+
+    const cleanArchive = new MemoryArchive();
+    const clean = engineOver(cleanArchive).engine;
+    await messages(clean, 1);
+    clean.close();
+    const resumed = engineOver(cleanArchive).engine;
+    resumed.beginExchange(edited, { userMessage: true });
+    const reference = await resumed.assemble();
+    expect(renumbered(rebuilt.request, n + 1, 2)).toBe(JSON.stringify(reference.request));
+    expect(JSON.stringify(rebuilt.request)).not.toMatch(/module (?:[2-9]|1\d) /);
+  });
+
+  it('drops the checkpoints of superseded messages: they neither restore nor crowd out older ones', async () => {
+    const n = MAX_CHECKPOINTS + 2; // checkpoints at 3..n
+    const { engine } = engineOver(new MemoryArchive());
+    await messages(engine, n);
+    engine.supersedeFrom(n);
+    const again = thrown(() => engine.supersedeFrom(n));
+    expect([again.code, again.message]).toEqual(['bad_resend', `Cannot resend from e${n}: it was already superseded by e${n + 1}. Pick one of your messages still in the conversation.`]);
+    // the replacement's own checkpoint takes the freed place: 3 is still restorable
+    await exchange(engine, [edited.content[0]!], [text('module 99 changed')]);
+    expect(engine.supersedeFrom(3).by).toBe(n + 2);
+    engine.beginExchange(edited, { userMessage: true });
+    expect((await engine.assemble()).mode).toBe('full');
+  });
+});
