@@ -69,8 +69,7 @@ describe('ContextEngine refuses misuse with a code and a message that says what 
 
   it('names the state it is in: no pending exchange, one already open, or a closed session', async () => {
     const { engine } = engineOver(new MemoryArchive());
-    const noInput = await engine.assemble().catch((error: unknown) => error as { code: string; message: string });
-    expect([noInput.code, noInput.message]).toEqual(['no_pending', 'Nothing to assemble: call beginExchange with the next input first.']);
+    await expect(engine.assemble()).rejects.toMatchObject({ code: 'no_pending', message: 'Nothing to assemble: call beginExchange with the next input first.' });
     const noAnswer = thrown(() => engine.completeExchange(assistant(text('answer'))));
     expect([noAnswer.code, noAnswer.message]).toEqual(['no_pending', 'No exchange is waiting for an answer; call beginExchange first.']);
 
