@@ -252,3 +252,41 @@ describe('resend checkpoints: the newest MAX_CHECKPOINTS user messages restore e
     expect((await engine.assemble()).mode).toBe('full');
   });
 });
+
+describe('what the front end says about an input', () => {
+  /** A small budget: a few exchanges of filler pass it, and the step folds the read and the change. */
+  const small = { promptBudgetTokens: 2_000, contextWindow: 32_000, lowWatermarkPercent: 50 };
+
+  async function readThenChange(changedFiles: readonly string[] | undefined) {
+    const { engine } = engineOver(new MemoryArchive(), small);
+    await exchange(engine, [text('  Fix the parser in src/a.ts  ')], [toolUse('r1', 'read_file', { path: 'src/a.ts' })]);
+    await exchange(engine, [toolResult('r1', 'export const parserVersion = 1;')], [text('Read it.')], false);
+    engine.beginExchange(user(text('I changed src/a.ts myself, go on')), { userMessage: true, ...(changedFiles ? { changedFiles } : {}) });
+    await engine.assemble();
+    engine.completeExchange(assistant(text('Noted.')));
+    for (let i = 4; i < 20; i++) {
+      const turn = await exchange(engine, [text(`filler ${i}: ${'some words that take room '.repeat(40)}`)], [text('ok')]);
+      if (turn.events.some((e) => e.type === 'relayer')) {
+        expect(turn.events.some((e) => e.type === 'relayer' && e.foldedThrough >= 3)).toBe(true);
+        return JSON.stringify(turn.request);
+      }
+    }
+    throw new Error('no re-layering step in 20 exchanges');
+  }
+
+  it('changedFiles marks earlier reads of those files stale; an empty list is the same as none', async () => {
+    const changed = await readThenChange(['src/a.ts']);
+    expect(changed).toContain('src/a.ts: changed on disk in e3, after the view in e2');
+    expect(changed).not.toContain('parserVersion = 1');
+    for (const none of [[], undefined]) {
+      const request = await readThenChange(none);
+      expect(request).toContain('parserVersion = 1');
+      expect(request).not.toContain('changed on disk');
+    }
+  });
+
+  it('the first input, trimmed, is the objective of the narrative', async () => {
+    const request = await readThenChange(undefined);
+    expect(request).toContain('<strata_narrative>\\nObjective: Fix the parser in src/a.ts\\n');
+  });
+});
