@@ -388,9 +388,8 @@ export class ContextEngine {
   private build(due: number[] = []): { request: MessagesRequest; tokens: number; notes: TurnNotes } {
     const count = (t: string) => this.state.tokenizer.count(t);
     const notes: TurnNotes = {};
-    if (this.state.mode === 'layered') {
-      if (due.length > 0) notes.housekeepingAsk = `Housekeeping due: summarise ${due.map((d) => `e${d}`).join(', ')} and update the narrative.`;
-    }
+    // `due` is only ever non-empty in layered mode (housekeepingDue)
+    if (due.length > 0) notes.housekeepingAsk = `Housekeeping due: summarise ${due.map((d) => `e${d}`).join(', ')} and update the narrative.`;
     const request = layoutRequest(this.state, notes);
     return { request, tokens: requestTokens(request, count), notes };
   }

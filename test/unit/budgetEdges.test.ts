@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { AssembledTurn } from '../../src/engine/contextEngine';
+import { messageTokens } from '../../src/engine/blockTokens';
 import { lowWatermark } from '../../src/engine/engineState';
 import type { EngineSettings } from '../../src/shared/engineSettings';
 import { resolveEngineSettings } from '../../src/shared/engineSettings';
 import type { Message } from '../../src/shared/messages';
-import { assistant, drive, syntheticSession, text, user } from '../support/engineHarness';
+import { assistant, charTokenizer, drive, syntheticSession, text, user } from '../support/engineHarness';
 import { engineOver, lastInput } from '../support/loggedEngine';
 import { MemoryArchive } from '../support/memoryArchive';
 
@@ -38,7 +39,9 @@ describe('budget edges: a prompt of exactly the budget fits, one token more does
     const settings = { promptBudgetTokens: 4_000, contextWindow: 32_000, workingMemoryMax: 4, workingMemoryMin: 2, summaryMaxTokens: 20 };
     const history = syntheticSession(40, 10).slice(0, 48); // through e24's answer: working memory is full
     const probe = await turnWith(settings, history, 40);
-    expect(probe.housekeepingDue.length).toBeGreaterThan(0);
+    // the exchanges the next step hands down: working memory is full, the new one joins it, min stay
+    const leaving = settings.workingMemoryMax + 1 - settings.workingMemoryMin;
+    expect(probe.housekeepingDue).toEqual(Array.from({ length: leaving }, (_, i) => probe.turn - settings.workingMemoryMax + i));
     expect(probe.housekeepingTokens).toBeGreaterThan(0);
     const exact = await turnWith(settings, history, sizedFor(probe, 40));
     expect(exact.tokens).toBe(exact.budget);
@@ -48,6 +51,24 @@ describe('budget edges: a prompt of exactly the budget fits, one token more does
     expect([over.housekeepingDue, over.housekeepingTokens, over.events]).toEqual([[], 0, []]);
     expect(over.tokens).toBeLessThan(over.budget);
     expect(JSON.stringify(over.request)).not.toContain('Housekeeping due');
+    // no L3 summaries at all: nothing to ask for
+    expect((await turnWith({ ...settings, summaryCount: 0 }, history, 40)).housekeepingDue).toEqual([]);
+  });
+
+  it('asks for housekeeping once the last exchange, repeated, would carry the next prompt over the budget', async () => {
+    const settings = { promptBudgetTokens: 4_000, contextWindow: 32_000, summaryMaxTokens: 20 };
+    const last = [user(text('q'.repeat(400))), assistant(text('a'.repeat(400)))];
+    const history = syntheticSession(30, 10).concat(assistant(text('done')), ...last);
+    const lastSize = last.reduce((sum, m) => sum + messageTokens(m, charTokenizer.count), 0);
+    const probe = await turnWith(settings, history, 40);
+    expect([probe.mode, probe.housekeepingDue]).toEqual(['layered', []]);
+    const reaching = await turnWith(settings, history, sizedFor(probe, 40, -lastSize));
+    expect(reaching.tokens + lastSize).toBe(reaching.budget);
+    expect(reaching.housekeepingDue).toEqual([]);
+    const passing = await turnWith(settings, history, sizedFor(probe, 40, 1 - lastSize));
+    expect(passing.housekeepingDue.length).toBeGreaterThan(0);
+    expect(passing.events).toEqual([]);
+    expect(passing.tokens).toBeLessThanOrEqual(passing.budget);
   });
 });
 

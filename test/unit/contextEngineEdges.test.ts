@@ -8,7 +8,7 @@ import { ArchiveError } from '../../src/engine/ports';
 import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
 import { steppingClock } from '../../src/adapters/systemClock';
 import { resolveEngineSettings } from '../../src/shared/engineSettings';
-import { assistant, charTokenizer, silentLogger, text, toolResult, toolUse, user } from '../support/engineHarness';
+import { assistant, charTokenizer, drive, silentLogger, text, toolResult, toolUse, user } from '../support/engineHarness';
 import { engineOver, exchange, lastInput } from '../support/loggedEngine';
 import { MemoryArchive } from '../support/memoryArchive';
 import { useTempDirs } from '../support/tempDirs';
@@ -200,3 +200,28 @@ describe('what the front end says about an input', () => {
   });
 });
 
+describe('ContextEngine.condenseNow', () => {
+  const history = [user(text(`the task: ${'words to condense '.repeat(30)}`)), assistant(text('first answer')), user(text(`more: ${'words to condense '.repeat(30)}`)), assistant(text('second answer'))];
+
+  it('measures between turns as the next prompt would be with a one-character input', async () => {
+    const a = engineOver(new MemoryArchive()).engine;
+    await drive(a, history);
+    const events = await a.condenseNow();
+    // condensing succeeds or not, the event says what the prompt was before
+    const condensed = events.find((e) => e.type === 'condense_context' || e.type === 'condense_context_error');
+    const b = engineOver(new MemoryArchive()).engine;
+    await drive(b, history);
+    b.beginExchange(user(text('…')));
+    const turn = await b.assemble();
+    expect(turn.events).toEqual([]);
+    expect(condensed).toMatchObject({ tokensBefore: turn.tokens });
+  });
+
+  it('leaves a pending exchange as it was', async () => {
+    const { engine } = engineOver(new MemoryArchive());
+    await drive(engine, history);
+    engine.beginExchange(user(text('the pending question')));
+    expect(await engine.condenseNow()).toHaveLength(1);
+    expect(lastInput((await engine.assemble()).request)).toMatchObject([{ type: 'text', text: 'the pending question' }]);
+  });
+});
