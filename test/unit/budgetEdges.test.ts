@@ -99,3 +99,25 @@ describe('re-layering steps', () => {
     }
   });
 });
+
+describe('last resorts for an input larger than the budget', () => {
+  it('a condense that fails before calling the model records no call, nothing slides from an empty working memory, and the input is cut to fit', async () => {
+    const failing = { summarize: () => Promise.reject(new Error('the model is unreachable')) };
+    const { engine } = engineOver(new MemoryArchive(), { promptBudgetTokens: 4_000, contextWindow: 32_000 }, failing);
+    await drive(engine, [user(text('the task')), assistant(text('ok'))]);
+    const words = Array.from({ length: 3_000 }, (_, i) => `word${i}`).join(' ');
+    engine.beginExchange(user(text(words)));
+    const turn = await engine.assemble();
+    expect(turn.condenseCalls).toEqual([]);
+    const types = turn.events.map((e) => e.type);
+    expect(types).toContain('condense_context_error');
+    expect(types).not.toContain('sliding_window_truncation');
+    expect(turn.tokens).toBeLessThanOrEqual(turn.budget);
+    // working memory is empty, so the input shares the first message with the task and <strata_context>
+    const blocks = lastInput(turn.request);
+    const input = blocks[blocks.length - 1]!;
+    const cut = input.type === 'text' ? input.text : '';
+    expect(cut.endsWith('…')).toBe(true);
+    expect(words.startsWith(cut.slice(0, -1).trimEnd())).toBe(true);
+  });
+});
