@@ -1,5 +1,6 @@
 import type { EngineSettings } from '../shared/engineSettings';
 import type { ContentBlock, Message, MessagesRequest, TextBlock, ToolDefinition } from '../shared/messages';
+import { toolResultText } from '../shared/messages';
 import { parseProtocolBlocks } from '../shared/protocolSchema';
 import type { Housekeeping } from '../shared/protocolSchema';
 import { requestTokens, safeBudget } from './blockTokens';
@@ -138,7 +139,7 @@ export class ContextEngine {
       originals: rendered.originals,
       inputTokens: sumTokens(blocks, count),
       outputTokens: 0,
-      ...(options.changedFiles && options.changedFiles.length > 0 ? { changedFiles: [...options.changedFiles] } : {}),
+      ...(options.changedFiles ? { changedFiles: [...options.changedFiles] } : {}),
     };
     this.pendingOriginal = message;
     return this.state.pending.seq;
@@ -185,7 +186,10 @@ export class ContextEngine {
 
   private checkpoint(): void {
     this.checkpoints.set(this.nextSeq, takeCheckpoint(this.nextSeq, this.state, this.lastCalls, this.pendingRetrieval));
-    for (const key of [...this.checkpoints.keys()].sort((a, b) => a - b).slice(0, Math.max(0, this.checkpoints.size - MAX_CHECKPOINTS))) this.checkpoints.delete(key);
+    // One key is added at a time, and seqs only grow while a Map iterates in insertion order: the
+    // first key is the oldest checkpoint, the only one ever over the limit.
+    const [oldest] = this.checkpoints.keys();
+    if (this.checkpoints.size > MAX_CHECKPOINTS) this.checkpoints.delete(oldest!);
   }
 
   /** The request for the pending exchange: within budget, deterministic for the same history. */
@@ -205,7 +209,6 @@ export class ContextEngine {
       const masked = relayer(state, keep);
       events.push({ type: 'relayer', turn, foldedThrough: state.foldedThrough, pressure, masked });
     };
-    /** One step at no pressure: the oldest exchanges go down until the prompt is under the low watermark. */
     /**
      * One step: the oldest exchanges go down until the prompt is under the low watermark. It is
      * taken at pressure 0 whenever that leaves at least half the gap between the watermarks free;
@@ -385,9 +388,8 @@ export class ContextEngine {
   private build(due: number[] = []): { request: MessagesRequest; tokens: number; notes: TurnNotes } {
     const count = (t: string) => this.state.tokenizer.count(t);
     const notes: TurnNotes = {};
-    if (this.state.mode === 'layered') {
-      if (due.length > 0) notes.housekeepingAsk = `Housekeeping due: summarise ${due.map((d) => `e${d}`).join(', ')} and update the narrative.`;
-    }
+    // `due` is only ever non-empty in layered mode (housekeepingDue)
+    if (due.length > 0) notes.housekeepingAsk = `Housekeeping due: summarise ${due.map((d) => `e${d}`).join(', ')} and update the narrative.`;
     const request = layoutRequest(this.state, notes);
     return { request, tokens: requestTokens(request, count), notes };
   }
@@ -467,10 +469,8 @@ function keepFor(pressure: Pressure, s: EngineSettings): number {
 
 function shrinkBlock(block: ContentBlock, maxTokens: number, count: (s: string) => number): ContentBlock {
   if (block.type === 'text') return { ...block, text: trimToTokens(block.text, maxTokens, count) };
-  if (block.type === 'tool_result') {
-    const text = typeof block.content === 'string' ? block.content : block.content.map((b) => b.text).join('\n');
-    return { ...block, content: trimToTokens(text, maxTokens, count) };
-  }
+  // Rendered inputs hold only text and tool_result blocks (renderInput turns the rest into text).
+  if (block.type === 'tool_result') return { ...block, content: trimToTokens(toolResultText(block), maxTokens, count) };
   return block;
 }
 
