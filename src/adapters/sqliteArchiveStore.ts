@@ -86,7 +86,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
   constructor(readonly path: string, options: ArchiveOptions = {}) {
     this.db = guard(path, () => {
       const db = new Database(path, { timeout: options.busyTimeoutMs ?? 2_000 });
-      if (path !== ':memory:') db.pragma('journal_mode = WAL');
+      db.pragma('journal_mode = WAL'); // a ':memory:' database keeps its own journal ('memory')
       db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
       db.pragma('foreign_keys = ON');
       migrate(db, path);
@@ -186,7 +186,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
       }
       return { id: r.session_id, title, firstAt: r.first_at, lastAt: r.last_at, exchanges: r.n };
     });
-    if (found.size > 0) this.recordTitles(found);
+    this.recordTitles(found);
     return sessions;
   }
 
@@ -211,12 +211,10 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
         this.db.prepare('DELETE FROM exchanges_fts WHERE session_id = ?').run(sessionId);
         this.db.prepare('DELETE FROM sessions WHERE id = ?').run(sessionId);
         this.db.prepare('DELETE FROM session_info WHERE session_id = ?').run(sessionId);
-        if (candidates.size > 0) {
-          // One pass over what remains: a blob another exchange still points to stays.
-          for (const row of this.db.prepare('SELECT body_json FROM exchanges').iterate() as IterableIterator<Pick<Row, 'body_json'>>) {
-            for (const hash of blobRefs(row.body_json)) candidates.delete(hash);
-            if (candidates.size === 0) break;
-          }
+        // One pass over what remains, until no candidate is left: a blob another exchange still points to stays.
+        for (const row of this.db.prepare('SELECT body_json FROM exchanges').iterate() as IterableIterator<Pick<Row, 'body_json'>>) {
+          if (candidates.size === 0) break;
+          for (const hash of blobRefs(row.body_json)) candidates.delete(hash);
         }
         const drop = this.db.prepare('DELETE FROM blobs WHERE hash = ?');
         let blobs = 0;
@@ -281,7 +279,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
 
   /** FTS over one session, or over all when `sessionId` is undefined. Each word is matched as a quoted term. */
   private searchIn(sessionId: string | undefined, query: string, limit: number): ArchiveSearchHit[] {
-    const terms = query.split(/\s+/).filter((t) => t.length > 0).map((t) => `"${t.replace(/"/g, '""')}"`);
+    const terms = (query.match(/\S+/g) ?? []).map((t) => `"${t.replace(/"/g, '""')}"`);
     if (terms.length === 0) return [];
     const where = sessionId === undefined ? '' : 'AND f.session_id = ?';
     const params = [terms.join(' '), ...(sessionId === undefined ? [] : [sessionId]), Math.max(1, Math.floor(limit))];
@@ -302,7 +300,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
     try {
       return sessionTitle(this.get(sessionId, firstSeq)?.full ?? []) ?? '';
     } catch {
-      return undefined; // a damaged first exchange must not hide the session from the list
+      // undefined: a damaged first exchange must not hide the session from the list
     }
   }
 
@@ -360,19 +358,30 @@ function guard<T>(path: string, work: () => T): T {
   try {
     return work();
   } catch (error) {
-    if (error instanceof ArchiveError) throw error;
-    const code = (error as { code?: string }).code ?? '';
-    if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) {
-      throw new ArchiveError(`${path} is not a readable Strata archive (${code}). Move it away (it was not changed) and Strata will start a new archive.`, 'archive_corrupt');
-    }
-    if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
-      throw new ArchiveError(`The archive ${path} is locked by another process (another Strata window, or a tool holding it open).`, 'archive_locked');
-    }
-    if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) {
-      throw new ArchiveError(`The archive ${path} cannot be written (${code}). Check the folder exists, is writable and has free space.`, 'archive_io');
-    }
-    throw new ArchiveError(`The archive ${path} failed: ${error instanceof Error ? error.message : String(error)}.`, 'archive');
+    throw sqliteArchiveError(path, error);
   }
+}
+
+/**
+ * The ArchiveError that says what to do about `error`, met while using the archive at `path`;
+ * an ArchiveError is kept as it is. SQLite's extended codes (SQLITE_IOERR_WRITE,
+ * SQLITE_READONLY_DBMOVED...) count as their primary code. Exported for its tests: most of
+ * these codes cannot be produced on demand.
+ */
+export function sqliteArchiveError(path: string, error: unknown): ArchiveError {
+  if (error instanceof ArchiveError) return error;
+  const code = String((error as { code?: unknown }).code);
+  const is = (prefixes: readonly string[]) => prefixes.some((prefix) => code.startsWith(prefix));
+  if (is(['SQLITE_NOTADB', 'SQLITE_CORRUPT'])) {
+    return new ArchiveError(`${path} is not a readable Strata archive (${code}). Move it away (it was not changed) and Strata will start a new archive.`, 'archive_corrupt');
+  }
+  if (is(['SQLITE_BUSY', 'SQLITE_LOCKED'])) {
+    return new ArchiveError(`The archive ${path} is locked by another process (another Strata window, or a tool holding it open).`, 'archive_locked');
+  }
+  if (is(['SQLITE_CANTOPEN', 'SQLITE_READONLY', 'SQLITE_FULL', 'SQLITE_IOERR'])) {
+    return new ArchiveError(`The archive ${path} cannot be written (${code}). Check the folder exists, is writable and has free space.`, 'archive_io');
+  }
+  return new ArchiveError(`The archive ${path} failed: ${error instanceof Error ? error.message : String(error)}.`, 'archive');
 }
 
 function blobRefs(bodyJson: string): string[] {
