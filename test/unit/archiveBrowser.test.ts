@@ -6,6 +6,7 @@ import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
 import type { ArchivedExchange } from '../../src/engine/ports';
 import { ArchiveError } from '../../src/engine/ports';
 import { useTempDirs } from '../support/tempDirs';
+import { archivedTurn, T0 } from '../support/archivedTurn';
 
 /** The archive's browsing and maintenance API over real SQLite files. */
 const tempDir = useTempDirs('strata-browse-');
@@ -13,7 +14,6 @@ function tempPath(): string {
   return join(tempDir(), 'archive.sqlite');
 }
 
-const T0 = Date.UTC(2026, 10, 1, 9, 0, 0);
 /** Long enough to be stored as a blob; `shared` is read by two sessions. */
 const shared = Array.from({ length: 60 }, (_, i) => `shared line ${i}`).join('\n');
 const onlyB = Array.from({ length: 60 }, (_, i) => `only-b line ${i}`).join('\n');
@@ -22,18 +22,7 @@ function exchange(sessionId: string, seq: number, minutes: number, query: string
   const input = query === undefined
     ? [{ type: 'tool_result' as const, tool_use_id: `t${seq}`, content: resultText }]
     : [{ type: 'text' as const, text: query }, { type: 'text' as const, text: '<environment>\nTime: now\n</environment>' }];
-  return {
-    sessionId,
-    seq,
-    createdAt: T0 + minutes * 60_000,
-    header: `e${seq} header of ${sessionId}`,
-    summary: `e${seq} summary of ${sessionId}`,
-    tokens: 100,
-    full: [
-      { role: 'user', content: input },
-      { role: 'assistant', content: [{ type: 'text', text: answer }] },
-    ],
-  };
+  return archivedTurn(sessionId, seq, minutes, input, answer);
 }
 
 function fill(path: string) {

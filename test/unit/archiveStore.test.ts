@@ -7,6 +7,7 @@ import { ArchiveError } from '../../src/engine/ports';
 import { openJsonlArchive } from '../../src/adapters/jsonlArchiveStore';
 import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
 import { makeTempDir } from '../../src/adapters/tempFiles';
+import { archivedTurn, T0 } from '../support/archivedTurn';
 
 const temps: Array<{ remove: () => void }> = [];
 afterEach(() => temps.splice(0).forEach((t) => t.remove()));
@@ -157,23 +158,11 @@ describe.each(stores)('$name archive (L5): a real file, reopened', (store) => {
   });
 });
 
-const T0 = Date.UTC(2026, 10, 1, 9, 0, 0);
 
 /** An exchange of `sessionId` at `minutes` after T0; `query` undefined: a tool result only (no title in it). */
 function turn(sessionId: string, seq: number, minutes: number, query: string | undefined, answer: string): ArchivedExchange {
   const input = query === undefined ? [{ type: 'tool_result' as const, tool_use_id: `t${seq}`, content: bigFile }] : [{ type: 'text' as const, text: query }];
-  return {
-    sessionId,
-    seq,
-    createdAt: T0 + minutes * 60_000,
-    header: `e${seq} header of ${sessionId}`,
-    summary: `e${seq} summary of ${sessionId}`,
-    tokens: 100 + seq,
-    full: [
-      { role: 'user', content: input },
-      { role: 'assistant', content: [{ type: 'text', text: answer }] },
-    ],
-  };
+  return archivedTurn(sessionId, seq, minutes, input, answer, 100 + seq);
 }
 
 /** Sessions a (2 exchanges), b (3, the latest activity) and c (tools only, so untitled). */

@@ -4,26 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { openJsonlArchive } from '../../src/adapters/jsonlArchiveStore';
 import type { ArchivedExchange } from '../../src/engine/ports';
 import { useTempDirs } from '../support/tempDirs';
+import { archivedTurn, T0 } from '../support/archivedTurn';
 
 /** Browsing the plain-file archive while chat sessions append to it: tails, torn lines, tombstones. */
 const tempDir = useTempDirs('strata-jsonl-browse-');
 const tempPath = () => join(tempDir(), 'archive.jsonl');
 
-const T0 = Date.UTC(2026, 10, 1, 9, 0, 0);
 
 function turn(sessionId: string, seq: number, query: string): ArchivedExchange {
-  return {
-    sessionId,
-    seq,
-    createdAt: T0 + seq * 60_000,
-    header: `e${seq} header of ${sessionId}`,
-    summary: `e${seq} summary of ${sessionId}`,
-    tokens: 100,
-    full: [
-      { role: 'user', content: [{ type: 'text', text: query }] },
-      { role: 'assistant', content: [{ type: 'text', text: `answer ${seq} ünïcödé 日本語` }] },
-    ],
-  };
+  return archivedTurn(sessionId, seq, seq, [{ type: 'text', text: query }], `answer ${seq} ünïcödé 日本語`);
 }
 
 /** The line a put of `exchange` writes. */
