@@ -219,13 +219,16 @@ export class ContextEngine {
       let after = built;
       for (let pressure: Pressure | undefined = 0; pressure !== undefined; pressure = morePressure(pressure)) {
         const min = keepFor(pressure, s);
-        relayerNow(pressure, Math.min(keepAtMost, this.keepUnder(low, min)));
+        state.pressure = pressure;
+        let masked = relayer(state, Math.min(keepAtMost, this.keepUnder(low, min)));
         after = this.build();
         // The first step adds <strata_context>; hand down more if that pushed the prompt back over the mark.
         for (let again = 0; again < 3 && after.tokens > low && state.tail.length > min; again++) {
-          relayer(state, this.keepUnder(low, min));
+          masked += relayer(state, this.keepUnder(low, min));
           after = this.build();
         }
+        // one event per pressure tried, saying where the step ended
+        events.push({ type: 'relayer', turn, foldedThrough: state.foldedThrough, pressure, masked });
         if (after.tokens <= roomy) break;
       }
       return after;

@@ -79,10 +79,11 @@ function shellView(command: string): ShownFile | undefined {
   if (/[;>`]|\$\(|<</.test(line)) return undefined;
   const stages = line.split('|').map((st) => st.trim().split(/\s+/));
   const [first, ...rest] = stages;
-  if (!first || !PRINTERS.has(first[0] ?? '') || rest.some((st) => !FILTERS.has(st[0] ?? '') || st.slice(1).some((w) => FILE_OPERAND.test(w) && !w.startsWith('-')))) return undefined;
+  // a program's name has no extension: only its arguments can be file operands
+  if (!first || !PRINTERS.has(first[0] ?? '') || rest.some((st) => !FILTERS.has(st[0] ?? '') || st.some((w) => FILE_OPERAND.test(w) && !w.startsWith('-')))) return undefined;
   if (first[0] === 'sed' && first[1] !== '-n') return undefined;
   if (first[0] === 'grep' && first.some((w) => /^-\w*[rR]/.test(w))) return undefined;
-  const operands = first.slice(1).filter((w) => !w.startsWith('-') && FILE_OPERAND.test(w));
+  const operands = first.filter((w) => !w.startsWith('-') && FILE_OPERAND.test(w));
   const path = operands[operands.length - 1];
   if (!path || (first[0] === 'grep' && operands.length > 1)) return undefined;
   const whole = rest.length === 0 && (first[0] === 'cat' || first[0] === 'nl') && first.slice(1, -1).every((w) => w === '-n');

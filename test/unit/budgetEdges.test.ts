@@ -86,7 +86,7 @@ describe('re-layering steps', () => {
     for (const p of pressures) expect(p).toEqual(p.map((_, i) => i));
     expect(pressures.every((p) => p.length > 1)).toBe(true);
   });
-  it('hand down more when the <strata_context> a step adds puts the prompt back over the low watermark', async () => {
+  it('hand down more when the <strata_context> a step adds puts the prompt back over the low watermark, and say so in the step\'s event', async () => {
     const settings = resolveEngineSettings({ promptBudgetTokens: 4_000, contextWindow: 32_000, workingMemoryMin: 1 });
     const { engine } = engineOver(new MemoryArchive(), settings);
     const turns = await drive(engine, syntheticSession(40, 10));
@@ -96,6 +96,9 @@ describe('re-layering steps', () => {
       // working memory is what follows the first message: one answer per exchange kept
       const kept = t.request.messages.filter((m) => m.role === 'assistant').length;
       expect(t.tokens <= lowWatermark(settings) || kept === settings.workingMemoryMin).toBe(true);
+      // the step's event says where it ended, the extra hand-downs included
+      const events = t.events.flatMap((e) => (e.type === 'relayer' ? [e] : []));
+      expect(events.at(-1)!.foldedThrough).toBe(t.turn - 1 - kept);
     }
   });
 });
