@@ -16,6 +16,10 @@ const ENGINE_GROUPS = {
   'engine-requestLayout': ['requestLayout'],
   'engine-fileViews': ['fileViews'],
   'engine-contextEngine': ['contextEngine'],
+  // what the engine archives and resumes from
+  'engine-recording': ['archiveWriteQueue', 'exchangeRecorder', 'archiveBlock', 'resume', 'checkpoints', 'supersessions'],
+  // how an exchange is rendered, indexed and summarised
+  'engine-exchanges': ['liveExchange', 'toolOutput', 'exchangeFacts', 'referenceIndex', 'extractiveSummarizer'],
 };
 const ADAPTER_GROUPS = {
   'adapters-archive': ['sqliteArchiveStore'],
