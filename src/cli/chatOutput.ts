@@ -52,6 +52,7 @@ export function renderChatEvent(event: TaskEvent, io: { out: (s: string) => void
       io.err(`  [edited e${event.from}: ${span} superseded (kept in the archive), the new message is e${event.by}]\n`);
       return;
     }
+    case 'request': // the per-turn line comes with turn_done, with what the API reported
     case 'exchange':
       return;
   }

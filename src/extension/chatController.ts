@@ -248,7 +248,8 @@ export class ChatController {
       const { session } = await this.session();
       if (signal.aborted) return;
       const off = session.task.onEvent((event) => {
-        if (event.type === 'turn_done') this.host.showUsage(event.report.layers);
+        // As the request goes out, not when it is answered: turn_done carries the same layers.
+        if (event.type === 'request') this.host.showUsage(event.layers);
         if (event.type === 'exchange') this.host.exchangeArchived?.(session.sessionId);
         for (const message of taskEventMessages(event, requestId)) emit(message);
       });

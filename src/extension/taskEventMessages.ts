@@ -14,6 +14,8 @@ export function taskEventMessages(event: TaskEvent, requestId: string): HostToWe
       return [{ type: 'chat/toolCall', requestId, toolUseId: event.id, name: event.name, input: event.input }];
     case 'tool_result':
       return [{ type: 'chat/toolResult', requestId, toolUseId: event.id, text: event.text, isError: event.isError }];
+    case 'request':
+      return [{ type: 'chat/requestSent', requestId, usage: event.layers }];
     case 'turn_done':
       return [{ type: 'chat/turnDone', requestId, usage: event.report.layers, cost: event.report.cost.totalUsd, cacheHitRate: clamp01(event.report.cacheHitRate) }];
     case 'engine':

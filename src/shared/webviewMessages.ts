@@ -131,6 +131,8 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat/textDelta'), requestId, text: z.string() }),
   z.object({ type: z.literal('chat/toolCall'), requestId, toolUseId: z.string(), name: z.string(), input: z.unknown() }),
   z.object({ type: z.literal('chat/toolResult'), requestId, toolUseId: z.string(), text: z.string(), isError: z.boolean() }),
+  /** A request of turn `requestId` went to the model: the meter shows its `usage` while the answer streams. */
+  z.object({ type: z.literal('chat/requestSent'), requestId, usage: usageSchema }),
   /**
    * A model call finished; `cost` in dollars as priced from the usage the API reported,
    * `cacheHitRate` the share of the prompt read from the cache (0..1).

@@ -218,10 +218,14 @@ export class Task {
     return undefined;
   }
 
-  /** Streams one answer; a prompt the API finds too long gets one emergency condense and one retry. */
+  /**
+   * Streams one answer, each attempt announced by a `request` event; a prompt the API finds too
+   * long gets one emergency condense and one retry.
+   */
   private async callModel(turn: AssembledTurn, signal: AbortSignal): Promise<{ result: ModelResult; turn: AssembledTurn } | { error: unknown; partial: Message }> {
     let current = turn;
     for (let attempt = 0; ; attempt++) {
+      this.emit({ type: 'request', turn: current.turn, layers: current.usage });
       const filter = new ProtocolStreamFilter();
       try {
         const result = await this.options.model.stream(

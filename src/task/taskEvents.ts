@@ -39,6 +39,12 @@ export type TaskEvent =
   | { type: 'text'; turn: number; text: string }
   | { type: 'tool_call'; turn: number; id: string; name: string; input: unknown }
   | { type: 'tool_result'; turn: number; id: string; name: string; text: string; isError: boolean }
+  /**
+   * A request of exchange `turn` was assembled and is about to go to the model (again, after an
+   * emergency condense): `layers` is its window accounting, known before any answer arrives.
+   */
+  | { type: 'request'; turn: number; layers: Usage }
+  /** The model call finished: the same layers plus what only the answer tells (usage, cost, cache). */
   | { type: 'turn_done'; report: TurnReport }
   /**
    * An exchange closed: exactly what went into the engine (input and answer) and the prompt size

@@ -300,6 +300,26 @@ describe('ChatController over the Task loop', () => {
     expect(of('session/started').at(-1)).not.toHaveProperty('history');
   });
 
+  it('shows the usage of a request in the status bar and the meter while its answer streams, before the turn ends', async () => {
+    server.enqueue(textAnswer('First.'), faults.stall(textAnswer('Second answer words, then a stall'), 5_000, 4));
+    controller.handle({ type: 'chat/send', requestId: 'r1', text: 'first question' });
+    await until('idle r1', idleFor('r1'));
+    expect(usages).toEqual([of('chat/turnDone')[0]!.usage]);
+
+    controller.handle({ type: 'chat/send', requestId: 'r2', text: 'second question' });
+    await until('r2 streaming', () => of('chat/textDelta').some((m) => m.requestId === 'r2'));
+    expect(of('chat/turnDone').filter((m) => m.requestId === 'r2')).toEqual([]);
+    const request = of('chat/requestSent').filter((m) => m.requestId === 'r2');
+    expect(request).toHaveLength(1);
+    expect(usages).toEqual([of('chat/turnDone')[0]!.usage, request[0]!.usage]);
+    expect(request[0]!.usage.used).toBeGreaterThan(usages[0]!.used); // the first exchange is in the second prompt
+    const r2 = sent.filter((m) => 'requestId' in m && m.requestId === 'r2').map((m) => m.type);
+    expect(r2.indexOf('chat/requestSent')).toBeLessThan(r2.indexOf('chat/textDelta'));
+
+    controller.handle({ type: 'chat/stop', requestId: 'r2' });
+    await until('idle r2', idleFor('r2'));
+  });
+
   it('Open Session while a turn runs asks first: Cancel lets the turn finish in its session; "Stop and open" stops it, its partial answer archived, then switches', async () => {
     server.enqueue(
       textAnswer('Old answer.'),

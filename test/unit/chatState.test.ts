@@ -43,6 +43,20 @@ describe('webview chatReducer', () => {
     expect(s.usage).toBe(usage);
   });
 
+  it('shows the usage of a request as it goes out, keeping the last answer\'s cost and cache rate until its own turn ends', () => {
+    const answered = computeUsage(40_000, 200_000, 8_192, []);
+    const inFlight = computeUsage(55_000, 200_000, 8_192, []);
+    const sent = run(
+      { type: 'local/sent', requestId: 'r1', text: 'q' },
+      { type: 'chat/requestSent', requestId: 'r1', usage: answered },
+      { type: 'chat/turnDone', requestId: 'r1', usage: answered, cost: 0.25, cacheHitRate: 0.5 },
+      { type: 'local/sent', requestId: 'r2', text: 'more' },
+      { type: 'chat/requestSent', requestId: 'r2', usage: inFlight },
+    );
+    expect(sent).toMatchObject({ usage: inFlight, sessionCost: 0.25, cacheHitRate: 0.5, running: 'r2' });
+    expect(run({ type: 'chat/requestSent', requestId: 'r1', usage: inFlight }).usage).toBe(inFlight);
+  });
+
   it('clears the flow, usage and cost when a different session starts, not when the same one is announced again', () => {
     const usage = computeUsage(50_000, 200_000, 8_192, []);
     const s = run(

@@ -52,6 +52,12 @@ function visibleText(): string {
   return events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('');
 }
 
+/** Event types in order (a run of text deltas as one), with the exchange id of requests and reports. */
+function flow(): string[] {
+  const types = events.map((e) => (e.type === 'request' ? `request e${e.turn}` : e.type === 'turn_done' ? `turn_done e${e.report.turn}` : e.type));
+  return types.filter((t, i) => t !== 'text' || types[i - 1] !== 'text');
+}
+
 beforeEach(async () => {
   server = await MessagesApiServer.start({ models: [{ id: MODEL, max_input_tokens: 200_000, max_tokens: 64_000 }] });
   temp = makeTempDir('strata-task-');
@@ -118,6 +124,36 @@ describe('Task loop over the real SDK and a local Messages API server', () => {
     // Everything is archived, and the key is nowhere in it.
     expect(session.archive.lastSeq(session.sessionId)).toBe(3);
     expect(readFileSync(join(temp.dir, 'archive.sqlite')).includes(API_KEY)).toBe(false);
+  });
+
+  it('announces each request with its layers before the answer streams: one turn, and a turn with a tool round', async () => {
+    session = await open();
+    server.enqueue(textAnswer('The answer is 41.'));
+    await session.task.send('What is the answer?');
+    expect(flow()).toEqual(['user_message', 'request e1', 'text', 'turn_done e1', 'exchange', 'idle']);
+
+    events = [];
+    server.enqueue(toolAnswer('read_file', { path: 'src/a.ts' }, 'Let me read it.'), textAnswer('It is 41.'));
+    await session.task.send('Read src/a.ts again');
+    expect(flow()).toEqual(['user_message', 'request e2', 'text', 'turn_done e2', 'exchange', 'tool_call', 'tool_result', 'request e3', 'text', 'turn_done e3', 'exchange', 'idle']);
+    // The request carries the layers the answer's report later repeats; the tool result makes the second one larger.
+    const requests = events.flatMap((e) => (e.type === 'request' ? [e.layers] : []));
+    const reports = events.flatMap((e) => (e.type === 'turn_done' ? [e.report.layers] : []));
+    expect(requests).toEqual(reports);
+    expect(requests[1]!.used).toBeGreaterThan(requests[0]!.used);
+  });
+
+  it('announces the re-assembled request after an emergency condense, before its answer streams', async () => {
+    session = await open();
+    server.enqueue(textAnswer('One.'), faults.promptTooLong(250_000, 200_000), textAnswer('After condensing.'));
+    await session.task.send('one');
+    events = [];
+    await session.task.send('two');
+    const order = flow().filter((t) => t !== 'engine');
+    expect(order).toEqual(['user_message', 'request e2', 'request e2', 'text', 'turn_done e2', 'exchange', 'idle']);
+    const requests = events.flatMap((e) => (e.type === 'request' ? [e.layers] : []));
+    const report = events.flatMap((e) => (e.type === 'turn_done' ? [e.report.layers] : []))[0];
+    expect(report).toEqual(requests[1]);
   });
 
   it('serves a context request at once when the answer called no tool, and the recall tool by id', async () => {

@@ -88,6 +88,8 @@ export function chatReducer(state: ChatState, action: HostToWebview | LocalActio
         ...state,
         items: state.items.map((i) => (i.kind === 'tool' && i.id === action.toolUseId ? { ...i, result: { text: action.text, isError: action.isError } } : i)),
       };
+    case 'chat/requestSent': // cost and cache rate stay those of the last answer until this one ends
+      return { ...state, usage: action.usage };
     case 'chat/turnDone':
       return { ...state, usage: action.usage, sessionCost: state.sessionCost + action.cost, cacheHitRate: action.cacheHitRate };
     case 'chat/engineEvent':
