@@ -242,8 +242,15 @@ export class Task {
         return { result, turn: current };
       } catch (error) {
         if (error instanceof ModelError && error.code === 'model_prompt_too_long' && attempt === 0) {
-          for (const event of await this.options.engine.condenseNow(signal)) this.emit({ type: 'engine', event });
-          current = await this.options.engine.assemble(signal);
+          // The API counted more than the engine's estimate: condense, then assemble again. A
+          // failure here fails the turn like any other (its input archived, the engine closed out).
+          try {
+            for (const event of await this.options.engine.condenseNow(signal)) this.emit({ type: 'engine', event });
+            current = await this.options.engine.assemble(signal);
+          } catch (retryError) {
+            return { error: retryError, partial: emptyAnswer() };
+          }
+          for (const event of current.events) this.emit({ type: 'engine', event });
           continue;
         }
         return { error, partial: error instanceof ModelError ? error.partial.message : emptyAnswer() };

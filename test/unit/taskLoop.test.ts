@@ -5,6 +5,7 @@ import { makeTempDir } from '../../src/adapters/tempFiles';
 import type { TaskSession } from '../../src/host/openTaskSession';
 import { openTaskSession } from '../../src/host/openTaskSession';
 import type { Message, MessagesRequest } from '../../src/shared/messages';
+import { StrataError } from '../../src/shared/strataError';
 import type { TaskEvent } from '../../src/task/taskEvents';
 import { faults, MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
@@ -154,6 +155,30 @@ describe('Task loop over the real SDK and a local Messages API server', () => {
     const requests = events.flatMap((e) => (e.type === 'request' ? [e.layers] : []));
     const report = events.flatMap((e) => (e.type === 'turn_done' ? [e.report.layers] : []))[0];
     expect(report).toEqual(requests[1]);
+  });
+
+  it('fails the turn cleanly when assembling again after an emergency condense fails: input archived, the next message works', async () => {
+    session = await open();
+    server.enqueue(textAnswer('One.'), faults.promptTooLong(250_000, 200_000), textAnswer('Three.'));
+    await session.task.send('one');
+    // the engine fails on its second assembly of the turn (the one after the condense)
+    const engine = session.engine;
+    const assemble = engine.assemble.bind(engine);
+    let calls = 0;
+    engine.assemble = async (signal) => {
+      calls += 1;
+      if (calls === 2) throw new StrataError('Turn e2 cannot fit the prompt budget (test).', 'budget_too_small');
+      return assemble(signal);
+    };
+    events = [];
+    await session.task.send('two');
+    expect(flow().filter((t) => t !== 'engine')).toEqual(['user_message', 'request e2', 'exchange', 'error', 'idle']);
+    expect(events.find((e) => e.type === 'error')).toMatchObject({ code: 'budget_too_small' });
+    expect(events.find((e) => e.type === 'idle')).toMatchObject({ reason: 'failed' });
+    events = [];
+    await session.task.send('three');
+    expect(visibleText()).toBe('Three.');
+    expect(JSON.stringify(session.engine.retrieve(['e2'], 'full'))).toContain('two');
   });
 
   it('serves a context request at once when the answer called no tool, and the recall tool by id', async () => {
