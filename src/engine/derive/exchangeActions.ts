@@ -48,7 +48,7 @@ function fencedShell(text: string): string[] {
   return found;
 }
 
-/** `pytest`, `git diff`, `python reproduce.py`, `sed base.py`: the program that matters in a command line. */
+/** `pytest`, `git diff`, `python reproduce.py`, `sed base.py`: the program that matters in a command line (its first 400 characters). */
 export function commandLabel(command: string): string {
   for (const segment of command.slice(0, 400).split(/&&|\|\||;|\||\n/)) {
     const words = segment.replace(/^[\s({]+|[\s)}]+$/g, '').split(/\s+/).filter((w) => !/^\w+=/.test(w));
@@ -62,8 +62,8 @@ export function commandLabel(command: string): string {
     }
     if (RUNNERS.has(program)) return commandLabel(words.slice(words[1] === 'run' ? 2 : 1).join(' ')) || program;
     if (SUBCOMMAND_PROGRAMS.has(program) && rest[0]) return `${program} ${rest[0]}`;
-    const file = rest.find((w) => isFilePath(w.replace(/^['"]|['"]$/g, '')));
-    return file ? `${program} ${basename(file.replace(/^['"]|['"]$/g, ''))}` : program;
+    const file = rest.map((w) => w.replace(/^['"]|['"]$/g, '')).find(isFilePath);
+    return file ? `${program} ${basename(file)}` : program;
   }
   return 'shell';
 }
@@ -81,29 +81,38 @@ export function editedChanges(answer: Message): string[] {
     if (block.type !== 'tool_use') continue;
     const input = (typeof block.input === 'object' && block.input !== null ? block.input : {}) as Record<string, unknown>;
     const path = input.file_path ?? input.notebook_path ?? input.path;
-    const strings = (keys: string[]) => keys.map((k) => input[k]).filter((v): v is string => typeof v === 'string');
     if (isEditCall(block) && typeof path === 'string') {
-      const edits = Array.isArray(input.edits) ? (input.edits as Array<Record<string, unknown>>) : [];
-      const texts = [...strings(['old_string', 'new_string', 'old_str', 'new_str']), ...edits.flatMap((e) => [e.old_string, e.new_string].filter((v): v is string => typeof v === 'string'))];
-      note(path, texts.length > 0 ? 'edited' : 'wrote', texts.length > 0 ? texts : strings(['content', 'file_text']));
+      const edits: unknown[] = Array.isArray(input.edits) ? input.edits : [];
+      const texts = [...stringsOf(input, ['old_string', 'new_string', 'old_str', 'new_str']), ...edits.flatMap((e) => stringsOf(e, ['old_string', 'new_string']))];
+      note(path, texts.length > 0 ? 'edited' : 'wrote', texts.length > 0 ? texts : stringsOf(input, ['content', 'file_text']));
     }
   }
   for (const command of commandsRun(answer)) {
-    if (/\bsed\s{1,4}-i/.test(command)) for (const f of extractEntities(command).files) note(f, 'edited', []);
+    // Commands are on one line, single-spaced, at most 400 characters (oneLine).
+    if (/\bsed -i/.test(command)) for (const f of extractEntities(command).files) note(f, 'edited', []);
     const target = REDIRECT.exec(command)?.[1];
-    if (target && !target.startsWith('/dev/')) note(target, 'wrote', [command.slice(0, TEXT_HEAD)]);
+    if (target && !target.startsWith('/dev/')) note(target, 'wrote', [command]);
   }
   return [...files].map(([path, e]) => `${e.verb} ${shortPath(path)}${e.symbols.size > 0 ? ` (${[...e.symbols].slice(0, 3).join(', ')})` : ''}`);
 }
 
-/** Definitions in the edited text; else the symbols the edit added or removed; else those it touched. */
+/**
+ * Definitions in the edited text; else the symbols the edit added or removed; else those it touched.
+ * Neither deduplicated nor cut: the caller keeps a set and shows its first three.
+ */
 function editedSymbols(texts: string[]): string[] {
   const bounded = texts.map((t) => t.slice(0, TEXT_HEAD));
-  const defined = bounded.flatMap((t) => [...t.matchAll(DEFINITION)].map((m) => m[1] ?? ''));
-  if (defined.length > 0) return [...new Set(defined)].slice(0, 3);
+  const defined = bounded.flatMap((t) => [...t.matchAll(DEFINITION)].map((m) => m[1]!));
+  if (defined.length > 0) return defined;
   const [before = [], after = []] = bounded.map((t) => extractEntities(t).symbols);
   const changed = [...after.filter((s) => !before.includes(s)), ...before.filter((s) => !after.includes(s))];
-  return (changed.length > 0 ? changed : [...before, ...after]).slice(0, 3);
+  return changed.length > 0 ? changed : [...before, ...after];
+}
+
+/** The string fields `keys` of a tool input or of one of its edits; anything else has none. */
+function stringsOf(fields: unknown, keys: string[]): string[] {
+  if (typeof fields !== 'object' || fields === null) return [];
+  return keys.map((k) => (fields as Record<string, unknown>)[k]).filter((v): v is string => typeof v === 'string');
 }
 
 function oneLine(text: string): string {
