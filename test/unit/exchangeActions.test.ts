@@ -13,6 +13,8 @@ describe('commandLabel: the program that matters in a command line', () => {
     ['env FOO=1 go test ./...', 'go test'],
     ['A=1 B=2 node script.js', 'node script.js'], // assignments dropped, a file argument named
     ['npx vitest run x', 'vitest'], // a runner runs the program after it
+    ['npx -y vitest run', 'vitest'], // flags after a runner or wrapper are no program
+    ['sudo -E npm ci', 'npm ci'],
     ['uv run pytest -q', 'pytest'],
     ['poetry run python manage.py test', 'python manage.py'],
     ['python -c "print(1)"', 'python -c'],

@@ -52,7 +52,8 @@ function fencedShell(text: string): string[] {
 export function commandLabel(command: string): string {
   for (const segment of command.slice(0, 400).split(/&&|\|\||;|\||\n/)) {
     const words = segment.replace(/^[\s({]+|[\s)}]+$/g, '').split(/\s+/).filter((w) => !/^\w+=/.test(w));
-    while (words.length > 0 && (WRAPPERS.has(words[0]!) || /^\d+[smh]?$/.test(words[0]!))) words.shift();
+    // wrappers, their durations and flags (`sudo`, `timeout 10s`, `npx -y`): no program starts with `-`
+    while (words.length > 0 && (WRAPPERS.has(words[0]!) || /^\d+[smh]?$/.test(words[0]!) || words[0]!.startsWith('-'))) words.shift();
     const program = basename(words[0] ?? '');
     if (!program || SETUP_PROGRAMS.has(program)) continue;
     const rest = words.slice(1).filter((w) => !w.startsWith('-'));
