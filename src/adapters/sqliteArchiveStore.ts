@@ -370,7 +370,7 @@ function guard<T>(path: string, work: () => T): T {
  */
 export function sqliteArchiveError(path: string, error: unknown): ArchiveError {
   if (error instanceof ArchiveError) return error;
-  const code = String((error as { code?: unknown }).code);
+  const code = String((error as { code?: unknown } | null | undefined)?.code);
   const is = (prefixes: readonly string[]) => prefixes.some((prefix) => code.startsWith(prefix));
   if (is(['SQLITE_NOTADB', 'SQLITE_CORRUPT'])) {
     return new ArchiveError(`${path} is not a readable Strata archive (${code}). Move it away (it was not changed) and Strata will start a new archive.`, 'archive_corrupt');

@@ -156,6 +156,7 @@ describe('SQLite archive: what an error tells the user', () => {
     expect(sqliteArchiveError('/a', own)).toBe(own);
     expect(sqliteArchiveError('/a', new TypeError('x is not a function'))).toMatchObject({ code: 'archive', message: 'The archive /a failed: x is not a function.' });
     expect(sqliteArchiveError('/a', 'a thrown string')).toMatchObject({ code: 'archive', message: 'The archive /a failed: a thrown string.' });
+    expect(sqliteArchiveError('/a', null)).toMatchObject({ code: 'archive', message: 'The archive /a failed: null.' });
   });
 });
 
