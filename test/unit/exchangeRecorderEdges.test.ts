@@ -101,6 +101,19 @@ describe('ExchangeRecorder: the archived row', () => {
     rec.record(plain(4), undefined);
     expect(row(archive, 4).supersedes).toEqual([1]);
   });
+  it('marks a row whose write is still waiting as superseded, readable before and stored after the retry', () => {
+    const { rec, archive } = recorder();
+    rec.record(plain(1), undefined);
+    archive.failWrites = true;
+    rec.record(plain(2), undefined);
+    expect(rec.pendingWrites).toBe(1);
+    rec.supersede([2], 3);
+    expect(rec.reader.get('s1', 2)).toMatchObject({ seq: 2, supersededBy: 3 });
+    archive.failWrites = false;
+    expect(rec.flush().pending).toEqual([]);
+    expect(row(archive, 2).supersededBy).toBe(3);
+    expect(row(archive, 1).supersededBy).toBeUndefined();
+  });
 });
 
 describe("ExchangeRecorder: the model's housekeeping", () => {

@@ -10,7 +10,7 @@ import type { ContentBlock } from '../../src/shared/messages';
 import { archivedTurn } from '../support/archivedTurn';
 import { charTokenizer, text, toolResult, toolUse } from '../support/engineHarness';
 import { MemoryArchive } from '../support/memoryArchive';
-import { engineOver, lastInput } from '../support/loggedEngine';
+import { engineOver, exchange, lastInput } from '../support/loggedEngine';
 
 const freshState = (settings: Partial<EngineSettings> = {}) => newEngineState(resolveEngineSettings(settings), charTokenizer, [], [], emptyNarrative(''));
 
@@ -114,5 +114,47 @@ describe('a resumed engine', () => {
       /^<strata_context>\n## Earlier exchanges \(L2 headers\)\ne1 header of s1\ne2 header of s1\n## Recent summaries \(L3\)\ne1 summary of s1\ne2 summary of s1\n/,
     );
     expect(last[last.length - 1]).toMatchObject(text('Go on please'));
+  });
+});
+
+describe('Supersessions', () => {
+  it('lists aliases by ascending old id, whatever order they were added in', () => {
+    const supersessions = new Supersessions();
+    supersessions.add([7], 9);
+    supersessions.add([3, 4], 5);
+    expect(Object.entries(supersessions.aliases())).toEqual([
+      ['e3', 'e5'],
+      ['e4', 'e5'],
+      ['e7', 'e9'],
+    ]);
+  });
+
+  it('notes a superseded exchange, following the chain when its replacement was itself replaced', () => {
+    const supersessions = new Supersessions();
+    supersessions.add([2], 5);
+    supersessions.add([5], 8);
+    supersessions.add([8], 11);
+    supersessions.add([20], 21);
+    const tail = 'is no longer part of the conversation and is shown for reference only]';
+    expect(supersessions.note(20)).toBe(`[e20 is superseded: the user edited an earlier message and resent it as e21; e20 ${tail}`);
+    expect(supersessions.note(2)).toBe(`[e2 is superseded: the user edited an earlier message and resent it as e5 (itself superseded, now e8 -> e11); e2 ${tail}`);
+    expect(supersessions.note(21)).toBeUndefined();
+  });
+});
+
+describe('a resend from a checkpoint', () => {
+  it('gives the resent message the retrieval its original carried', async () => {
+    const { engine } = engineOver(new MemoryArchive());
+    await exchange(engine, [text('Fix the parser')], [text('Reading the parser first.')]);
+    await exchange(engine, [text('Also the lexer')], [text('I need e1 again.\n<context_request>{"ids":["e1"],"format":"header"}</context_request>')]);
+    const original = await exchange(engine, [text('Now the tests')], [text('Done.')]);
+    const retrievals = (blocks: ContentBlock[]) => blocks.flatMap((b) => (b.type === 'text' && b.text.startsWith('<retrieved') ? [b.text] : []));
+    const retrieved = retrievals(lastInput(original.request));
+    expect(retrieved).toHaveLength(1);
+    expect(retrieved[0]).toContain('e1 ');
+    expect(engine.supersedeFrom(3)).toEqual({ superseded: [3], by: 4 });
+    engine.beginExchange({ role: 'user', content: [text('Now the tests, edited')] }, { userMessage: true });
+    const resent = await engine.assemble();
+    expect(retrievals(lastInput(resent.request))).toEqual(retrieved);
   });
 });
