@@ -204,10 +204,11 @@ export class ContextEngine {
     const turn = pending.seq;
     const low = lowWatermark(s);
     let built = this.build();
+    /** The event of a re-layering at `pressure`, taken once it is done: where working memory now starts. */
+    const relayered = (pressure: Pressure, masked: number) => events.push({ type: 'relayer', turn, foldedThrough: state.foldedThrough, pressure, masked });
     const relayerNow = (pressure: Pressure, keep: number) => {
       state.pressure = pressure;
-      const masked = relayer(state, keep);
-      events.push({ type: 'relayer', turn, foldedThrough: state.foldedThrough, pressure, masked });
+      relayered(pressure, relayer(state, keep));
     };
     /**
      * One step: the oldest exchanges go down until the prompt is under the low watermark. It is
@@ -227,8 +228,7 @@ export class ContextEngine {
           masked += relayer(state, this.keepUnder(low, min));
           after = this.build();
         }
-        // one event per pressure tried, saying where the step ended
-        events.push({ type: 'relayer', turn, foldedThrough: state.foldedThrough, pressure, masked });
+        relayered(pressure, masked);
         if (after.tokens <= roomy) break;
       }
       return after;
