@@ -30,6 +30,7 @@ import { Supersessions } from './supersessions';
 import type { Checkpoint } from './checkpoints';
 import { MAX_CHECKPOINTS, restoreCheckpoint, takeCheckpoint } from './checkpoints';
 import { foldFromArchive, resumeFromArchive } from './resume';
+import { pathKeyFor } from './fileViews';
 
 export interface ContextEngineOptions {
   sessionId: string;
@@ -42,6 +43,12 @@ export interface ContextEngineOptions {
   /** The agent's own system text (tools, environment, guardrails); the protocol is appended. */
   systemPrompt: string;
   tools?: ToolDefinition[];
+  /**
+   * The folder the agent's tools resolve relative paths against (absolute): a file read as
+   * `<root>/src/a.ts` and edited or changed on disk as `src/a.ts` is one file. Without it,
+   * paths compare as written (less `./`).
+   */
+  workspaceRoot?: string;
   /** Check every assembled request against the Messages API's rules and throw on a violation (tests, debug builds). */
   validateRequests?: boolean;
 }
@@ -94,7 +101,7 @@ export class ContextEngine {
 
   constructor(private readonly options: ContextEngineOptions) {
     const system: TextBlock[] = [{ type: 'text', text: `${options.systemPrompt}\n\n${PROTOCOL_INSTRUCTIONS}` }];
-    this.state = newEngineState(options.settings, options.tokenizer, system, options.tools ?? [], emptyNarrative(''));
+    this.state = newEngineState(options.settings, options.tokenizer, system, options.tools ?? [], emptyNarrative(''), pathKeyFor(options.workspaceRoot));
     this.recorder = new ExchangeRecorder(options, this.state);
     this.nextSeq = resumeFromArchive(this.state, this.recorder.reader, options.sessionId, this.supersessions);
     if (effectiveBudget(options.settings) < 2_000) {

@@ -6,7 +6,8 @@ import type { LiveExchange } from './liveExchange';
 import type { Narrative } from './narrative';
 import type { Tokenizer } from './ports';
 import { ReferenceIndex } from './referenceIndex';
-import { FileViews } from './fileViews';
+import { FileViews, samePath } from './fileViews';
+import type { PathKey } from './fileViews';
 
 /** How hard the last re-layering step had to squeeze to fit the budget (0 = not at all). */
 export type Pressure = 0 | 1 | 2 | 3 | 4 | 5;
@@ -42,6 +43,8 @@ export interface EngineState {
   maskedOutputs: Set<string>;
   /** The latest view of each file read, for the files section of <strata_context>. */
   fileViews: FileViews;
+  /** How file paths are compared (reads, edits, changes on disk): relative to the workspace root when one is known. */
+  pathKey: PathKey;
   narrative: Narrative;
   condensed?: { throughSeq: number; text: string };
   /** The <strata_context> parts and text as of the last re-layering step. */
@@ -49,7 +52,7 @@ export interface EngineState {
   archiveText?: string;
 }
 
-export function newEngineState(settings: EngineSettings, tokenizer: Tokenizer, system: TextBlock[], tools: ToolDefinition[], narrative: Narrative): EngineState {
+export function newEngineState(settings: EngineSettings, tokenizer: Tokenizer, system: TextBlock[], tools: ToolDefinition[], narrative: Narrative, pathKey: PathKey = samePath): EngineState {
   return {
     settings,
     tokenizer,
@@ -63,7 +66,8 @@ export function newEngineState(settings: EngineSettings, tokenizer: Tokenizer, s
     headerLines: new HeaderLines(),
     summaries: new Map(),
     index: new ReferenceIndex(),
-    fileViews: new FileViews(),
+    fileViews: new FileViews(pathKey),
+    pathKey,
     maskedOutputs: new Set(),
     narrative,
   };
@@ -76,7 +80,7 @@ export function activeHeaders(state: EngineState, throughSeq = state.headers.len
 
 /** Back to a session with no exchanges (settings, tokenizer, system and tools kept). */
 export function resetEngineState(state: EngineState, narrative: Narrative): void {
-  const fresh = newEngineState(state.settings, state.tokenizer, state.system, state.tools, narrative);
+  const fresh = newEngineState(state.settings, state.tokenizer, state.system, state.tools, narrative, state.pathKey);
   delete state.task;
   delete state.pending;
   delete state.condensed;

@@ -48,6 +48,25 @@ export function samePath(path: string): string {
   return path.replace(/^(\.\/)+/, '');
 }
 
+/** Turns a path as a tool or the front end names it into the key its views and reads are compared by. */
+export type PathKey = (path: string) => string;
+
+/**
+ * The key of paths in a workspace at `root` (absolute, as the front end's tools resolve paths):
+ * `<root>/src/a.ts`, `./src/a.ts` and `src/a.ts` are one file. A Windows root (`C:\\w`) also
+ * matches either separator and any drive-letter case. Without a root only `./` is dropped.
+ */
+export function pathKeyFor(root?: string): PathKey {
+  if (!root) return samePath;
+  const windows = /^[A-Za-z]:[\\/]/.test(root);
+  const norm = (p: string) => (windows ? p.replace(/\\/g, '/').replace(/^[a-z]:/, (d) => d.toUpperCase()) : p);
+  const prefix = `${norm(root).replace(/\/+$/, '')}/`;
+  return (path) => {
+    const p = norm(path);
+    return samePath(p.startsWith(prefix) ? p.slice(prefix.length) : p);
+  };
+}
+
 /** The file a call shows, for read tools, shell commands that print a file, and edits (their result is a snippet). */
 export function fileShownBy(call: ToolCall | undefined): string | undefined {
   return fileShownPart(call)?.path;
@@ -99,9 +118,11 @@ function shellView(command: string): ShownFile | undefined {
 export class FileViews {
   private readonly views = new Map<string, FileView>();
 
+  constructor(private readonly key: PathKey = samePath) {}
+
   /** An independent copy (a resend checkpoint): observing in one never changes the other. */
   clone(): FileViews {
-    const copy = new FileViews();
+    const copy = new FileViews(this.key);
     for (const [path, view] of this.views) copy.views.set(path, { ...view, fragments: [...view.fragments] });
     return copy;
   }
@@ -112,13 +133,13 @@ export class FileViews {
    * no longer show the file as it is, and a later read is never merged with them.
    */
   observe(live: LiveExchange): void {
-    for (const path of live.changedFiles ?? []) this.supersede(samePath(path), live.seq, 'changed on disk');
+    for (const path of live.changedFiles ?? []) this.supersede(this.key(path), live.seq, 'changed on disk');
     for (const block of live.input) {
       if (block.type !== 'tool_result' || block.is_error) continue;
       const call = live.calls.get(block.tool_use_id);
       const shown = fileShownPart(call);
       if (!shown) continue;
-      const path = samePath(shown.path);
+      const path = this.key(shown.path);
       const text = typeof block.content === 'string' ? block.content : block.content.map((b) => b.text).join('\n');
       const edit = call !== undefined && isEditCall(call);
       if (edit) this.supersede(path, live.seq, 'edited');

@@ -2,7 +2,7 @@ import { renderArchiveBlock } from './archiveBlock';
 import type { EngineState, Pressure } from './engineState';
 import { activeHeaders, layerBudgets } from './engineState';
 import { fileChangesOf, fileReadsOf, maskOutputs } from './liveExchange';
-import { fileShownPart, samePath } from './fileViews';
+import { fileShownPart } from './fileViews';
 import { trimToTokens } from './text/trimToBudget';
 import { renderNarrative } from './narrative';
 
@@ -35,9 +35,9 @@ function supersedeRereads(state: EngineState): number {
   const reads: Array<{ seq: number; id: string; path: string; whole: boolean; text: string }> = [];
   const lastChange = new Map<string, { seq: number; how: string }>();
   for (const ex of exchanges) {
-    for (const [id, path] of fileReadsOf(ex)) reads.push({ seq: ex.seq, id, path: samePath(path), whole: fileShownPart(ex.calls.get(id))?.whole ?? true, text: ex.originals.get(id) ?? '' });
-    for (const path of fileChangesOf(ex)) lastChange.set(samePath(path), { seq: ex.seq, how: 'edited' });
-    for (const path of ex.changedFiles ?? []) lastChange.set(samePath(path), { seq: ex.seq, how: 'changed on disk' });
+    for (const [id, path] of fileReadsOf(ex)) reads.push({ seq: ex.seq, id, path: state.pathKey(path), whole: fileShownPart(ex.calls.get(id))?.whole ?? true, text: ex.originals.get(id) ?? '' });
+    for (const path of fileChangesOf(ex)) lastChange.set(state.pathKey(path), { seq: ex.seq, how: 'edited' });
+    for (const path of ex.changedFiles ?? []) lastChange.set(state.pathKey(path), { seq: ex.seq, how: 'changed on disk' });
   }
   /** The newest later read of the same file that shows all this one did. */
   const coveredBy = (read: (typeof reads)[number]): number | undefined => {

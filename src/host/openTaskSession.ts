@@ -143,6 +143,7 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
       clock: engineClock,
       logger: o.logger,
       systemPrompt: systemText,
+      workspaceRoot: workspace.root,
       tools: toolDefinitions,
       // A request the API would reject fails here with the reason, before it costs a call.
       validateRequests: true,

@@ -86,6 +86,7 @@ export async function replaySession(
     logger: ports.logger,
     systemPrompt: session.meta.system ?? DEFAULT_AGENT_SYSTEM,
     tools: recordedTools(session),
+    ...(session.meta.cwd ? { workspaceRoot: session.meta.cwd } : {}),
     // Debug runs check every request against the Messages API's rules (tests turn it on too).
     validateRequests: process.env.STRATA_DEBUG === '1',
   });

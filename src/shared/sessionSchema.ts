@@ -18,6 +18,7 @@ export const sessionMetaSchema = z.looseObject({
   agent: optionalText,
   model: optionalText,
   session_id: optionalText,
+  cwd: optionalText,
   system: z
     .union([z.string(), z.array(z.looseObject({ text: z.string() }))])
     .nullish()
@@ -31,6 +32,8 @@ export interface SessionMeta {
   agent?: string;
   model?: string;
   session_id?: string;
+  /** The folder the agent worked in (absolute), when the source recorded it. */
+  cwd?: string;
   /** The agent's system prompt, when the source recorded one. */
   system?: string;
   [key: string]: unknown;

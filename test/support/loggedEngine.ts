@@ -8,7 +8,7 @@ import type { ContentBlock, MessagesRequest } from '../../src/shared/messages';
 import { assistant, charTokenizer, silentLogger, user } from './engineHarness';
 
 /** An engine over `archive` whose logger keeps the errors it was told. */
-export function engineOver(archive: ArchiveStore, settings: Partial<EngineSettings> = {}, summarizer: Summarizer = new ExtractiveSummarizer(charTokenizer)) {
+export function engineOver(archive: ArchiveStore, settings: Partial<EngineSettings> = {}, summarizer: Summarizer = new ExtractiveSummarizer(charTokenizer), workspaceRoot?: string) {
   const errors: string[] = [];
   const engine = new ContextEngine({
     sessionId: 's1',
@@ -20,6 +20,7 @@ export function engineOver(archive: ArchiveStore, settings: Partial<EngineSettin
     logger: { ...silentLogger, error: (m: string) => errors.push(m) },
     systemPrompt: 'You are a test agent.',
     validateRequests: true,
+    ...(workspaceRoot ? { workspaceRoot } : {}),
   });
   return { engine, errors };
 }

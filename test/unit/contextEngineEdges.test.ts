@@ -166,9 +166,9 @@ describe('what the front end says about an input', () => {
   /** A small budget: a few exchanges of filler pass it, and the step folds the read and the change. */
   const small = { promptBudgetTokens: 2_000, contextWindow: 32_000, lowWatermarkPercent: 50 };
 
-  async function readThenChange(changedFiles: readonly string[] | undefined) {
-    const { engine } = engineOver(new MemoryArchive(), small);
-    await exchange(engine, [text('  Fix the parser in src/a.ts  ')], [toolUse('r1', 'read_file', { path: 'src/a.ts' })]);
+  async function readThenChange(changedFiles: readonly string[] | undefined, readPath = 'src/a.ts', workspaceRoot?: string) {
+    const { engine } = engineOver(new MemoryArchive(), small, undefined, workspaceRoot);
+    await exchange(engine, [text('  Fix the parser in src/a.ts  ')], [toolUse('r1', 'read_file', { path: readPath })]);
     await exchange(engine, [toolResult('r1', 'export const parserVersion = 1;')], [text('Read it.')], false);
     engine.beginExchange(user(text('I changed src/a.ts myself, go on')), { userMessage: true, ...(changedFiles ? { changedFiles } : {}) });
     await engine.assemble();
@@ -192,6 +192,14 @@ describe('what the front end says about an input', () => {
       expect(request).toContain('parserVersion = 1');
       expect(request).not.toContain('changed on disk');
     }
+  });
+
+  it('with the workspace root given, a read by absolute path goes stale when the relative path changes on disk', async () => {
+    const rooted = await readThenChange(['src/a.ts'], '/ws/src/a.ts', '/ws');
+    expect(rooted).toContain('src/a.ts: changed on disk in e3, after the view in e2');
+    expect(rooted).not.toContain('parserVersion = 1');
+    // without the root the two names are two files: the old text stays
+    expect(await readThenChange(['src/a.ts'], '/ws/src/a.ts')).toContain('parserVersion = 1');
   });
 
   it('the first input, trimmed, is the objective of the narrative', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newEngineState } from '../../src/engine/engineState';
-import { FileViews } from '../../src/engine/fileViews';
+import { FileViews, pathKeyFor } from '../../src/engine/fileViews';
 import type { LiveExchange } from '../../src/engine/liveExchange';
 import { emptyNarrative } from '../../src/engine/narrative';
 import { relayer } from '../../src/engine/relayer';
@@ -91,5 +91,53 @@ describe('stale file reads are superseded', () => {
     const again = JSON.stringify(second.request.messages.slice(0, first.request.messages.length - 1).map((m) => m.content.map(({ cache_control: _c, ...b }) => b)));
     expect(again).toBe(prefix);
     expect(JSON.stringify(second.request)).toContain('old line 5');
+  });
+});
+
+describe('paths compare relative to the workspace root', () => {
+  it('pathKeyFor: the root prefix and ./ are dropped; other paths stay as written', () => {
+    const key = pathKeyFor('/ws/proj/');
+    expect(key('/ws/proj/src/a.ts')).toBe('src/a.ts');
+    expect(key('./src/a.ts')).toBe('src/a.ts');
+    expect(key('src/a.ts')).toBe('src/a.ts');
+    expect(key('/ws/project/src/a.ts')).toBe('/ws/project/src/a.ts');
+    expect(key('/elsewhere/a.ts')).toBe('/elsewhere/a.ts');
+    expect(pathKeyFor(undefined)('/ws/proj/src/a.ts')).toBe('/ws/proj/src/a.ts');
+  });
+
+  it('pathKeyFor: a Windows root matches either separator and either drive-letter case', () => {
+    const key = pathKeyFor('C:\\Users\\me\\proj');
+    expect(key('C:\\Users\\me\\proj\\src\\a.ts')).toBe('src/a.ts');
+    expect(key('c:/Users/me/proj/src/a.ts')).toBe('src/a.ts');
+    expect(key('src\\a.ts')).toBe('src/a.ts');
+    // a POSIX root leaves backslashes alone: they are legal in a file name there
+    expect(pathKeyFor('/ws')('src\\a.ts')).toBe('src\\a.ts');
+  });
+
+  it('file views: a read by absolute path goes stale when the front end reports the relative path changed', () => {
+    const views = new FileViews(pathKeyFor('/ws'));
+    views.observe(live(1, read('/ws/src/a.ts'), OLD));
+    views.observe(live(2, read('src/b.ts'), 'b content\nline 2'));
+    views.observe(live(3, undefined, 'go on', { changedFiles: ['src/a.ts'] }));
+    const rendered = views.render(3, 50, 10_000, charTokenizer.count);
+    expect(rendered).not.toContain('old line 5');
+    expect(rendered).toContain('### src/a.ts: changed on disk in e3, after the view in e1');
+    expect(rendered).toContain('### src/b.ts (as shown in e2)');
+  });
+
+  it('working memory: with a root, an absolute read is superseded by a relative edit and a relative re-read; without one it is not', () => {
+    const tail = () => [live(1, read('/ws/src/a.ts'), OLD), live(2, edit('src/a.ts'), 'Edited src/a.ts:\n3: export const v3 = 33;'), live(3, read('/ws/src/c.ts'), 'c content\nline 2'), live(4, read('./src/c.ts'), 'c again\nline 2')];
+    const stepped = (root?: string) => {
+      const state = newEngineState(resolveEngineSettings({}), charTokenizer, [{ type: 'text', text: 'sys' }], [], emptyNarrative('task'), pathKeyFor(root));
+      state.tail = tail();
+      relayer(state, state.tail.length);
+      return (seq: number) => JSON.stringify(state.tail.find((ex) => ex.seq === seq)!.input);
+    };
+    const rooted = stepped('/ws');
+    expect(rooted(1)).toContain('superseded, src/a.ts edited in e2');
+    expect(rooted(3)).toContain('superseded, src/c.ts was read again in e4');
+    const plain = stepped(undefined);
+    expect(plain(1)).toContain('old line 5');
+    expect(plain(3)).toContain('c content');
   });
 });
