@@ -15,7 +15,7 @@ const ENGINE_GROUPS = {
   'engine-layers': ['narrative', 'condenser', 'relayer'],
   'engine-requestLayout': ['requestLayout'],
   'engine-fileViews': ['fileViews'],
-  'engine-contextEngine': ['contextEngine'],
+  'engine-contextEngine': ['contextEngine', 'budgetFit'],
   // what the engine archives and resumes from
   'engine-recording': ['archiveWriteQueue', 'exchangeRecorder', 'archiveBlock', 'resume', 'checkpoints', 'supersessions'],
   // how an exchange is rendered, indexed and summarised

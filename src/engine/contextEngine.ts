@@ -1,28 +1,24 @@
 import type { EngineSettings } from '../shared/engineSettings';
 import type { ContentBlock, Message, MessagesRequest, TextBlock, ToolDefinition } from '../shared/messages';
-import { toolResultText } from '../shared/messages';
 import { parseProtocolBlocks } from '../shared/protocolSchema';
 import type { Housekeeping } from '../shared/protocolSchema';
-import { requestTokens, safeBudget } from './blockTokens';
+import { safeBudget } from './blockTokens';
 import type { CondenseCall } from './condenser';
 import { condense, slideWindow } from './condenser';
 import { callCost } from './engineEvents';
 import type { EngineEvent } from './engineEvents';
-import { activeHeaders, effectiveBudget, layerBudgets, lowWatermark, newEngineState, resetEngineState } from './engineState';
-import type { EngineState, Pressure } from './engineState';
+import { activeHeaders, effectiveBudget, newEngineState, resetEngineState } from './engineState';
+import type { EngineState } from './engineState';
 import type { Exchange } from './exchange';
 import type { FlushReport } from './archiveWriteQueue';
 import { ExchangeRecorder } from './exchangeRecorder';
-import type { LiveExchange } from './liveExchange';
 import { renderInput, renderOutput, sumTokens } from './liveExchange';
 import { emptyNarrative } from './narrative';
 import type { ArchiveStore, Clock, Logger, RetrievalFormat, Summarizer, Tokenizer } from './ports';
 import { StrataError } from './ports';
 import { PROTOCOL_INSTRUCTIONS } from './protocolText';
-import { maskableOutputTokens, maskCommandOutputs } from './outputMasking';
-import { morePressure, relayer } from './relayer';
-import { layerUsage, layoutRequest } from './requestLayout';
-import type { TurnNotes } from './requestLayout';
+import { buildTurn, layerUsage } from './requestLayout';
+import { capTask, housekeepingDue, layerToFit, shrinkPending } from './budgetFit';
 import { retrieveExchanges } from './retrieval';
 import { trimToTokens } from './text/trimToBudget';
 import type { ToolCall } from './toolOutput';
@@ -202,78 +198,29 @@ export class ContextEngine {
     const events: EngineEvent[] = [];
     const condenseCalls: CondenseCall[] = [];
     const turn = pending.seq;
-    const low = lowWatermark(s);
-    let built = this.build();
-    /** The event of a re-layering at `pressure`, taken once it is done: where working memory now starts. */
-    const relayered = (pressure: Pressure, masked: number) => events.push({ type: 'relayer', turn, foldedThrough: state.foldedThrough, pressure, masked });
-    const relayerNow = (pressure: Pressure, keep: number) => {
-      state.pressure = pressure;
-      relayered(pressure, relayer(state, keep));
-    };
-    /**
-     * One step: the oldest exchanges go down until the prompt is under the low watermark. It is
-     * taken at pressure 0 whenever that leaves at least half the gap between the watermarks free;
-     * only a floor too high for that (a tiny budget) squeezes harder, and only for this step.
-     */
-    const step = (keepAtMost = Infinity) => {
-      const roomy = Math.floor((low + budget) / 2);
-      let after = built;
-      for (let pressure: Pressure | undefined = 0; pressure !== undefined; pressure = morePressure(pressure)) {
-        const min = keepFor(pressure, s);
-        state.pressure = pressure;
-        let masked = relayer(state, Math.min(keepAtMost, this.keepUnder(low, min)));
-        after = this.build();
-        // The first step adds <strata_context>; hand down more if that pushed the prompt back over the mark.
-        for (let again = 0; again < 3 && after.tokens > low && state.tail.length > min; again++) {
-          masked += relayer(state, this.keepUnder(low, min));
-          after = this.build();
-        }
-        relayered(pressure, masked);
-        if (after.tokens <= roomy) break;
-      }
-      return after;
-    };
-
-    if (state.mode === 'layered' && state.tail.length > s.workingMemoryMax) built = step(s.workingMemoryMin);
-    if (s.outputMaskTokens > 0 && maskableOutputTokens(state, s.outputMaskKeepRecent) >= s.outputMaskTokens) {
-      const masked = maskCommandOutputs(state, s.outputMaskKeepRecent);
-      const after = this.build();
-      events.push({ type: 'outputs_masked', turn, masked, tokensBefore: built.tokens, tokensAfter: after.tokens });
-      built = after;
-    }
-    if (built.tokens > budget) built = step();
-    while (built.tokens > budget) {
-      if (state.mode === 'layered' && state.tail.length > keepFor(state.pressure, s)) {
-        relayerNow(state.pressure, keepFor(state.pressure, s));
-      } else {
-        const next = morePressure(state.pressure);
-        if (next === undefined) break;
-        relayerNow(next, keepFor(next, s));
-      }
-      built = this.build();
-    }
+    let built = layerToFit(state, budget, turn, events);
     // Condensing is the last resort: only a prompt that layering could not bring under the
     // condense threshold (a budget set above it, or a huge input) pays for a summarising call.
     const condenseAt = Math.floor((s.autoCondensePercent / 100) * (s.contextWindow - s.reservedOutputTokens));
     if (built.tokens > Math.min(budget, condenseAt)) {
       built = await this.condenseOrSlide(turn, built.tokens, events, condenseCalls, signal);
     }
-    if (built.tokens > budget) built = this.shrinkPending(budget);
+    if (built.tokens > budget) built = shrinkPending(state, budget);
     if (built.tokens > budget) {
       throw new StrataError(
         `Turn e${turn} cannot fit the prompt budget (${budget} tokens) even with every layer at its minimum (${built.tokens} tokens). Raise strata.promptBudgetTokens.`,
         'budget_too_small',
       );
     }
-    let due = this.housekeepingDue(built.tokens, budget);
+    let due = housekeepingDue(state, built.tokens, budget);
     if (due.length > 0) {
-      const asked = this.build(due);
+      const asked = buildTurn(state, due);
       if (asked.tokens <= budget) built = asked;
       else due = [];
     }
     if (this.options.validateRequests) assertValidRequest(built.request, turn);
     const housekeepingTokens = due.length > 0 ? this.recorder.housekeepingTokens(due, this.state.narrative) : 0;
-    const usage = computeUsage(built.tokens, s.contextWindow, s.reservedOutputTokens, layerUsage(state, built.request, built.tokens, built.notes, budget));
+    const usage = computeUsage(built.tokens, s.contextWindow, s.reservedOutputTokens, layerUsage(state, built.request, built.tokens, budget));
     return { turn, request: built.request, tokens: built.tokens, budget, usage, mode: state.mode, housekeepingDue: due, housekeepingTokens, condenseCalls, events };
   }
 
@@ -361,7 +308,7 @@ export class ContextEngine {
     const measuring = !this.state.pending;
     if (measuring) this.state.pending = { seq: this.nextSeq, createdAt: 0, input: [{ type: 'text', text: '…' }], calls: new Map(), originals: new Map(), inputTokens: 0, outputTokens: 0 };
     try {
-      await this.condenseOrSlide(this.nextSeq, this.build().tokens, events, [], signal, false);
+      await this.condenseOrSlide(this.nextSeq, buildTurn(this.state).tokens, events, [], signal, false);
     } finally {
       if (measuring) this.state.pending = undefined;
     }
@@ -369,10 +316,10 @@ export class ContextEngine {
   }
 
   private async condenseOrSlide(turn: number, tokensBefore: number, events: EngineEvent[], calls: CondenseCall[], signal?: AbortSignal, slide = true) {
-    const outcome = await condense(this.state, this.options.summarizer, () => this.build().tokens, signal);
+    const outcome = await condense(this.state, this.options.summarizer, () => buildTurn(this.state).tokens, signal);
     if (outcome.call) calls.push(outcome.call);
     const cost = outcome.call ? callCost(outcome.call.inputTokens, outcome.call.outputTokens) : 0;
-    let built = this.build();
+    let built = buildTurn(this.state);
     if (outcome.ok) {
       events.push({ type: 'condense_context', turn, tokensBefore, tokensAfter: built.tokens, inputTokens: outcome.call.inputTokens, outputTokens: outcome.call.outputTokens, cost });
       return built;
@@ -381,105 +328,11 @@ export class ContextEngine {
     this.options.logger.warn(outcome.error);
     if (slide && this.state.tail.length > 0) {
       const removed = slideWindow(this.state);
-      built = this.build();
+      built = buildTurn(this.state);
       events.push({ type: 'sliding_window_truncation', turn, tokensBefore, tokensAfter: built.tokens, removedExchanges: removed });
     }
     return built;
   }
-
-  /** The request as things stand, with its token count. */
-  private build(due: number[] = []): { request: MessagesRequest; tokens: number; notes: TurnNotes } {
-    const count = (t: string) => this.state.tokenizer.count(t);
-    const notes: TurnNotes = {};
-    // `due` is only ever non-empty in layered mode (housekeepingDue)
-    if (due.length > 0) notes.housekeepingAsk = `Housekeeping due: summarise ${due.map((d) => `e${d}`).join(', ')} and update the narrative.`;
-    const request = layoutRequest(this.state, notes);
-    return { request, tokens: requestTokens(request, count), notes };
-  }
-
-  /**
-   * How many of the newest exchanges working memory can keep (at least `min`) so that the prompt
-   * falls under `target` tokens, estimated from each exchange's rendered size.
-   */
-  private keepUnder(target: number, min: number): number {
-    const tail = this.state.tail;
-    let tokens = this.build().tokens;
-    let keep = tail.length;
-    while (keep > min && tokens > target) {
-      const ex = tail[tail.length - keep]!;
-      tokens -= ex.inputTokens + ex.outputTokens;
-      keep -= 1;
-    }
-    return Math.min(tail.length, keep);
-  }
-
-  /**
-   * Exchanges the next re-layering step will hand down to L3, when the prompt (`tokens` now) is
-   * likely to pass the budget next turn, judged by the size of the last exchange; else none.
-   */
-  private housekeepingDue(tokens: number, budget: number): number[] {
-    const s = this.state.settings;
-    const tail = this.state.tail;
-    const last = tail[tail.length - 1];
-    const summaryCount = layerBudgets(s).summaryCount;
-    if (this.state.mode !== 'layered' || !last || summaryCount === 0) return [];
-    let keep: number;
-    if (tail.length + 1 > s.workingMemoryMax) {
-      keep = s.workingMemoryMin;
-    } else if (tokens + last.inputTokens + last.outputTokens > budget) {
-      const low = lowWatermark(s);
-      keep = tail.length;
-      let left = tokens;
-      while (keep > s.workingMemoryMin && left > low) {
-        const ex = tail[tail.length - keep]!;
-        left -= ex.inputTokens + ex.outputTokens;
-        keep -= 1;
-      }
-    } else {
-      return [];
-    }
-    // next turn this exchange joins working memory, so one more will leave than counted here
-    const leaving = tail.slice(0, Math.min(tail.length, tail.length + 1 - keep)).slice(-summaryCount).map((ex) => ex.seq);
-    // The model's summary is paid output (5x input): ask only where the derived one had to be cut to fit.
-    const count = (t: string) => this.state.tokenizer.count(t);
-    return leaving.filter((seq) => count(this.state.summaries.get(seq) ?? '') >= LOSSY_SUMMARY_SHARE * s.summaryMaxTokens);
-  }
-
-  /** Last resort: the pending input's blocks are cut to share what budget is left, tighter until it fits. */
-  private shrinkPending(budget: number) {
-    const pending = this.state.pending as LiveExchange;
-    const count = (t: string) => this.state.tokenizer.count(t);
-    let built = this.build();
-    for (let attempt = 0; attempt < 6 && built.tokens > budget; attempt++) {
-      const others = built.tokens - pending.inputTokens;
-      const slack = 50 * 2 ** attempt;
-      const share = Math.max(5, Math.floor((budget - others - slack) / Math.max(1, pending.input.length)) - 10);
-      pending.input = pending.input.map((b) => shrinkBlock(b, share, count));
-      pending.inputTokens = sumTokens(pending.input, count);
-      built = this.build();
-    }
-    return built;
-  }
-}
-
-/** A derived summary this close to its cap was cut to fit: the model's own is worth asking for. */
-const LOSSY_SUMMARY_SHARE = 0.9;
-
-/** Exchanges working memory keeps after a re-layering step at this pressure. */
-function keepFor(pressure: Pressure, s: EngineSettings): number {
-  return pressure >= 5 ? 0 : pressure >= 2 ? 1 : s.workingMemoryMin;
-}
-
-function shrinkBlock(block: ContentBlock, maxTokens: number, count: (s: string) => number): ContentBlock {
-  if (block.type === 'text') return { ...block, text: trimToTokens(block.text, maxTokens, count) };
-  // Rendered inputs hold only text and tool_result blocks (renderInput turns the rest into text).
-  if (block.type === 'tool_result') return { ...block, content: trimToTokens(toolResultText(block), maxTokens, count) };
-  return block;
-}
-
-function capTask(blocks: ContentBlock[], maxTokens: number, count: (s: string) => number): ContentBlock[] {
-  const share = Math.max(50, Math.floor(maxTokens / Math.max(1, blocks.length)));
-  return blocks.map((b) => shrinkBlock(b, share, count));
 }
 
 function firstText(blocks: ContentBlock[]): string {

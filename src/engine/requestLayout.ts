@@ -49,6 +49,20 @@ export function layoutRequest(state: EngineState, notes: TurnNotes): MessagesReq
   return { system, messages, tools };
 }
 
+/** A request as things stand, with its token count. */
+export interface BuiltTurn {
+  request: MessagesRequest;
+  tokens: number;
+}
+
+/** Lays out the request as the state stands; `due` (layered mode only) adds the housekeeping ask for those exchanges. */
+export function buildTurn(state: EngineState, due: readonly number[] = []): BuiltTurn {
+  const notes: TurnNotes = {};
+  if (due.length > 0) notes.housekeepingAsk = `Housekeeping due: summarise ${due.map((d) => `e${d}`).join(', ')} and update the narrative.`;
+  const request = layoutRequest(state, notes);
+  return { request, tokens: requestTokens(request, (t) => state.tokenizer.count(t)) };
+}
+
 /** Puts a breakpoint on the last block of user message `index`, unless one is already there. */
 function markEnd(messages: Message[], index: number): void {
   const message = messages[index];
@@ -61,7 +75,7 @@ function markEnd(messages: Message[], index: number): void {
 
 /** Budget and use of each layer in an assembled request, for the usage bars. */
 /** `total` is the request's token count, already known to the caller. */
-export function layerUsage(state: EngineState, request: MessagesRequest, total: number, notes: TurnNotes, budget: number): LayerUsage[] {
+export function layerUsage(state: EngineState, request: MessagesRequest, total: number, budget: number): LayerUsage[] {
   const count = (s: string) => state.tokenizer.count(s);
   const s = state.settings;
   const systemUsed = requestTokens({ system: request.system, messages: [], tools: request.tools }, count);

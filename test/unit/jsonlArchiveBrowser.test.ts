@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { openJsonlArchive } from '../../src/adapters/jsonlArchiveStore';
 import type { ArchivedExchange } from '../../src/engine/ports';
 import { useTempDirs } from '../support/tempDirs';
-import { archivedTurn, T0 } from '../support/archivedTurn';
+import { archivedTurn } from '../support/archivedTurn';
 
 /** Browsing the plain-file archive while chat sessions append to it: tails, torn lines, tombstones. */
 const tempDir = useTempDirs('strata-jsonl-browse-');

@@ -152,7 +152,7 @@ describe('layerUsage on a built state', () => {
     return s;
   };
   const request = { system: [{ type: 'text' as const, text: 'sys' }], messages: [], tools: [] };
-  const used = (s: ReturnType<typeof state>) => Object.fromEntries(layerUsage(s, request, 500, {}, 4_000).map((l) => [l.layer, l.used]));
+  const used = (s: ReturnType<typeof state>) => Object.fromEntries(layerUsage(s, request, 500, 4_000).map((l) => [l.layer, l.used]));
 
   it('counts the archive layers only once exchanges were folded', () => {
     expect(used(state(3, true))).toMatchObject({ L0: count('story so far'), L2: count('e1 header\ne2 header'), L3: count('e1 summary'), L4: count('a.ts: e1') + count('file view'), input: 7 });

@@ -1,4 +1,4 @@
-import type { Message, ToolResultBlock, ToolUseBlock } from '../../shared/messages';
+import type { ToolResultBlock, ToolUseBlock } from '../../shared/messages';
 import type { Exchange } from '../exchange';
 import { exchangeId } from '../exchange';
 import { trimToTokens } from '../text/trimToBudget';
