@@ -32,9 +32,9 @@ export interface EngineState {
   pressure: Pressure;
   /**
    * Header of every completed exchange still in the conversation; index = seq - 1. Superseded
-   * exchanges (an edited and resent message) leave holes: read it through `activeHeaders`.
+   * exchanges (an edited and resent message) leave holes (undefined): read it through `activeHeaders`.
    */
-  headers: HeaderRecord[];
+  headers: Array<HeaderRecord | undefined>;
   headerLines: HeaderLines;
   /** Summaries of recent exchanges, by seq; older ones are dropped here (kept in the archive). */
   summaries: Map<number, string>;
@@ -75,7 +75,7 @@ export function newEngineState(settings: EngineSettings, tokenizer: Tokenizer, s
 
 /** Headers of the exchanges 1..throughSeq still in the conversation, oldest first (holes skipped). */
 export function activeHeaders(state: EngineState, throughSeq = state.headers.length): HeaderRecord[] {
-  return state.headers.slice(0, throughSeq).filter((h) => h !== undefined);
+  return state.headers.slice(0, throughSeq).filter((h): h is HeaderRecord => h !== undefined);
 }
 
 /** Back to a session with no exchanges (settings, tokenizer, system and tools kept). */

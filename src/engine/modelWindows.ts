@@ -32,7 +32,10 @@ export const DEFAULT_CONTEXT_WINDOW = 64_000;
 /** Output limit assumed for a model not in the table, tokens. */
 export const DEFAULT_MAX_OUTPUT = 8_192;
 
-/** The entry of `table` whose key is the longest prefix of `model` (case-insensitive), if any. */
+/**
+ * The entry of `table` whose key is the longest prefix of `model` (case-insensitive), if any;
+ * of two equal keys the earlier entry wins. Keys are lower case.
+ */
 export function longestPrefixMatch<T extends readonly [string, ...unknown[]]>(table: ReadonlyArray<T>, model: string): T | undefined {
   const name = model.toLowerCase();
   let best: T | undefined;

@@ -104,8 +104,9 @@ import { StrataError } from '../shared/strataError';
 
 export { StrataError };
 
+/** An archive failure the user can act on; `code` names it (archive_locked, archive_corrupt, archive_io, ...). */
 export class ArchiveError extends StrataError {
-  constructor(message: string, code = 'archive') {
+  constructor(message: string, code: string) {
     super(message, code);
     this.name = 'ArchiveError';
   }

@@ -28,6 +28,7 @@ export function requestProblems(request: MessagesRequest): string[] {
     const previous = messages[i - 1];
     if (previous && previous.role === message.role) problems.push(`messages ${i - 1} and ${i} are both from the ${message.role}; roles must alternate`);
     if (message.content.length === 0) problems.push(`message ${i} has an empty content array`);
+    // The calls this message must answer: none unless it is the user's, right after the assistant's.
     const answerable = previous?.role === 'assistant' && message.role === 'user' ? usesOf(previous.content) : new Set<string>();
     const answered = new Set<string>();
     let textSeen = false;
@@ -63,9 +64,7 @@ export function requestProblems(request: MessagesRequest): string[] {
           break;
       }
     });
-    if (message.role === 'user') {
-      for (const id of answerable) if (!answered.has(id)) problems.push(`message ${i} does not answer tool_use ${id} of message ${i - 1}`);
-    }
+    for (const id of answerable) if (!answered.has(id)) problems.push(`message ${i} does not answer tool_use ${id} of message ${i - 1}`);
   });
   if (breakpoints > MAX_BREAKPOINTS) problems.push(`${breakpoints} cache breakpoints; the API accepts at most ${MAX_BREAKPOINTS}`);
   return problems;

@@ -10,6 +10,8 @@ import { ExtractiveSummarizer } from '../../src/engine/extractiveSummarizer';
 import { resolveEngineSettings } from '../../src/shared/engineSettings';
 import { parseSessionText } from '../../src/shared/sessionSchema';
 import { replaySession } from '../../src/host/replaySession';
+import type { ReplayTurn } from '../../src/host/replaySession';
+import { PROTOCOL_INSTRUCTIONS } from '../../src/engine/protocolText';
 import { steppingClock } from '../../src/adapters/systemClock';
 import { MemoryArchive } from '../support/memoryArchive';
 import { assistant, charTokenizer, silentLogger, text, user } from '../support/engineHarness';
@@ -253,5 +255,19 @@ describe('replaySession flushes its engine', () => {
     expect(seen).toEqual([2]);
     expect(archive.get('two', 2)!.createdAt - archive.get('two', 1)!.createdAt).toBe(60_000);
     expect(archive.get('two', 2)!.full[1]!.content).toEqual([{ type: 'text', text: 'Done.' }]);
+  });
+});
+
+describe('replaySession: the system prompt', () => {
+  const chat = [JSON.stringify({ role: 'user', content: 'Fix the build.' }), JSON.stringify({ role: 'assistant', content: [{ type: 'text', text: 'Fixed.' }] })];
+  const systemOf = async (lines: string[]): Promise<string> => {
+    const turns: ReplayTurn[] = [];
+    await replaySession(parseSessionText(lines.join('\n'), 's.jsonl'), 's', resolveEngineSettings({}), { tokenizer: charTokenizer, archive: new MemoryArchive(), logger: silentLogger }, (t) => turns.push(t));
+    return turns[0]!.assembled.request.system.map((b) => b.text).join('\n');
+  };
+
+  it("is the session's recorded prompt, or a coding-agent prompt when it recorded none, before the protocol", async () => {
+    expect(await systemOf([JSON.stringify({ meta: { system: 'You review Go code.' } }), ...chat])).toBe(`You review Go code.\n\n${PROTOCOL_INSTRUCTIONS}`);
+    expect(await systemOf(chat)).toMatch(/^You are a coding agent\b[^\n]*\n\n## Strata context protocol\n/);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { MessagesRequest, ToolDefinition } from '../../src/shared/messages';
-import { requestTokens, safeBudget, TOOL_USE_SYSTEM_TOKENS, toolsTokens, UNLEARNED_MARGIN } from '../../src/engine/blockTokens';
+import type { Message, MessagesRequest, ToolDefinition } from '../../src/shared/messages';
+import { BLOCK_OVERHEAD, blockTokens, MESSAGE_OVERHEAD, messageTokens, requestTokens, safeBudget, searchableText, TOOL_USE_SYSTEM_TOKENS, toolsTokens, UNLEARNED_MARGIN } from '../../src/engine/blockTokens';
 import type { Tokenizer } from '../../src/engine/ports';
 import { resolveEngineSettings } from '../../src/shared/engineSettings';
 import { ContextEngine } from '../../src/engine/contextEngine';
@@ -28,6 +28,20 @@ describe('tool-use overhead: the API adds a system prompt whenever tools are sen
     expect(toolsTokens([{ ...bash, cache_control: { type: 'ephemeral' } }], count)).toBe(TOOL_USE_SYSTEM_TOKENS + json);
     const bare: MessagesRequest = { system: [{ type: 'text', text: 'sys' }], messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], tools: [] };
     expect(requestTokens({ ...bare, tools: [bash] }, count) - requestTokens(bare, count)).toBe(TOOL_USE_SYSTEM_TOKENS + json);
+  });
+});
+
+describe('thinking blocks: counted against the budget; encrypted ones never searched', () => {
+  it('counts redacted thinking at the length of its encrypted data, and keeps it out of the searchable text', () => {
+    const chars = (text: string) => text.length;
+    const data = 'RW5jcnlwdGVk'.repeat(40);
+    expect(blockTokens({ type: 'redacted_thinking', data }, chars)).toBe(data.length + BLOCK_OVERHEAD);
+    const answer: Message = {
+      role: 'assistant',
+      content: [{ type: 'thinking', thinking: 'plan', signature: 'sig' }, { type: 'redacted_thinking', data }, { type: 'text', text: 'ok' }],
+    };
+    expect(messageTokens(answer, chars)).toBe(MESSAGE_OVERHEAD + 3 * BLOCK_OVERHEAD + 'plan'.length + data.length + 'ok'.length);
+    expect(searchableText([answer])).toBe('plan\nok');
   });
 });
 

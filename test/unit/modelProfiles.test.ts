@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicModelClient } from '../../src/adapters/anthropicModelClient';
-import { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_OUTPUT, maxOutputFor } from '../../src/engine/modelWindows';
+import { contextWindowFor, DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_OUTPUT, isKnownModel, longestPrefixMatch, maxOutputFor } from '../../src/engine/modelWindows';
 import { ModelProfileResolver } from '../../src/task/modelProfiles';
 import { MessagesApiServer } from '../support/messagesApiServer';
 
@@ -62,5 +62,63 @@ describe('modelWindows table', () => {
     expect(contextWindowFor('claude-sonnet-4-5-20250929')).toBe(200_000);
     expect(maxOutputFor('claude-opus-4-20250514')).toBe(32_000);
     expect(maxOutputFor(undefined)).toBe(DEFAULT_MAX_OUTPUT);
+  });
+});
+
+/**
+ * The published limits of each model family the table lists (window, max output; tokens), by a
+ * model id as the API names it. The 4.6 and later figures are the model pages' (see the table's
+ * comment); each id resolves through its own row, so a row lost from the table shows here.
+ */
+const PUBLISHED: ReadonlyArray<readonly [model: string, window: number, maxOutput: number]> = [
+  ['claude-fable-5', 1_000_000, 128_000],
+  ['claude-mythos-5', 1_000_000, 128_000],
+  ['claude-opus-5', 1_000_000, 128_000],
+  ['claude-sonnet-5', 1_000_000, 128_000],
+  ['claude-haiku-5', 1_000_000, 128_000],
+  ['claude-opus-4-6', 1_000_000, 128_000],
+  ['claude-sonnet-4-6', 1_000_000, 64_000],
+  ['claude-opus-4-5-20251101', 200_000, 64_000],
+  ['claude-opus-4-1-20250805', 200_000, 32_000],
+  ['claude-sonnet-4-5-20250929', 200_000, 64_000],
+  ['claude-haiku-4-5-20251001', 200_000, 64_000],
+  ['claude-3-7-sonnet-20250219', 200_000, 64_000],
+  ['claude-3-5-sonnet-20241022', 200_000, 8_192],
+  ['claude-3-5-haiku-20241022', 200_000, 8_192],
+  ['claude-3-opus-20240229', 200_000, 4_096],
+  ['claude-3-haiku-20240307', 200_000, 4_096],
+  ['gpt-4o-2024-08-06', 128_000, 16_384],
+  ['gpt-4.1-mini', 1_000_000, 32_768],
+  ['deepseek-chat', 64_000, 8_192],
+];
+
+describe('modelWindows: each listed model resolves to its published window and output limit', () => {
+  it.each(PUBLISHED)('%s: window %d, max output %d, known', (model, window, maxOutput) => {
+    expect({ window: contextWindowFor(model), maxOutput: maxOutputFor(model), known: isKnownModel(model) }).toEqual({ window, maxOutput, known: true });
+  });
+
+  it('matches a model id in any case, and gives an unknown model the defaults', () => {
+    expect([contextWindowFor('Claude-Opus-4-5'), maxOutputFor('CLAUDE-OPUS-4-5')]).toEqual([200_000, 64_000]);
+    expect([contextWindowFor('llama-3'), maxOutputFor('llama-3'), isKnownModel('llama-3')]).toEqual([DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_OUTPUT, false]);
+    // a family name without the version is not a prefix of any entry
+    expect(isKnownModel('claude')).toBe(false);
+  });
+});
+
+describe('longestPrefixMatch', () => {
+  it('takes the longest matching key wherever it sits in the table', () => {
+    const shortFirst = [['claude-opus-4', 'opus 4'], ['claude-opus-4-5', 'opus 4.5'], ['claude', 'any claude']] as const;
+    const longFirst = [...shortFirst].reverse();
+    for (const table of [shortFirst, longFirst]) {
+      expect(longestPrefixMatch(table, 'claude-opus-4-5-20251101')?.[1]).toBe('opus 4.5');
+      expect(longestPrefixMatch(table, 'claude-opus-4-1')?.[1]).toBe('opus 4');
+      expect(longestPrefixMatch(table, 'claude-3-opus')?.[1]).toBe('any claude');
+      expect(longestPrefixMatch(table, 'gpt-4o')).toBeUndefined();
+    }
+  });
+
+  it('keeps the earlier of two equal keys', () => {
+    const table = [['gpt-4o', 'first'], ['gpt', 'short'], ['gpt-4o', 'second']] as const;
+    expect(longestPrefixMatch(table, 'gpt-4o-mini')?.[1]).toBe('first');
   });
 });

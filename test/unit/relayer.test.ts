@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { condense, slideWindow } from '../../src/engine/condenser';
 import type { EngineState, Pressure } from '../../src/engine/engineState';
-import { layerBudgets, newEngineState } from '../../src/engine/engineState';
+import { activeHeaders, layerBudgets, newEngineState } from '../../src/engine/engineState';
 import type { LiveExchange } from '../../src/engine/liveExchange';
 import { emptyNarrative } from '../../src/engine/narrative';
 import type { Summarizer } from '../../src/engine/ports';
@@ -142,7 +142,7 @@ describe('rebuildArchive under pressure: what each layer keeps', () => {
   /** 122 exchanges with L2 header lines of `lineChars` characters; a step keeping 2 folds 120. */
   const folded120 = (pressure: Pressure, lineChars: number) => {
     const state = stateWith(Array.from({ length: 122 }, (_, i) => live(i + 1)), pressure);
-    for (const h of state.headers) h.line = `e${h.seq} ${'x'.repeat(lineChars)}`;
+    for (const h of activeHeaders(state)) h.line = `e${h.seq} ${'x'.repeat(lineChars)}`;
     relayer(state, 2);
     return state.archiveParts!.headers;
   };

@@ -52,6 +52,12 @@ describe('requestProblems: each Messages API rule, one breakage each', () => {
     expect(requestProblems({ ...base(), messages: [] })).toEqual(['the request has no messages']);
   });
 
+  it('two assistant messages in a row are one problem: the second is not asked to answer the first one\'s calls', () => {
+    const r = base();
+    r.messages = [user(text('task')), assistant(toolUse('a', 'Read', { file_path: 'x' })), assistant(text('done')), user(text('next'))];
+    expect(requestProblems(r)).toEqual(['messages 1 and 2 are both from the assistant; roles must alternate']);
+  });
+
   it('empty content arrays and empty or blank text blocks, in messages, system and tool results', () => {
     expect(requestProblems(withMessage(4, []))).toEqual(['message 4 has an empty content array']);
     expect(requestProblems(withMessage(4, [text(' \n')]))).toEqual(['message 4 block 0 is an empty text block']);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ArchivedExchange } from '../../src/engine/ports';
+import { exchangeId, parseExchangeId } from '../../src/engine/exchange';
 import { fullText, retrieveExchanges } from '../../src/engine/retrieval';
 import { charTokenizer } from '../support/engineHarness';
 import { MemoryArchive } from '../support/memoryArchive';
@@ -26,6 +27,24 @@ function archiveOf(...exchanges: ArchivedExchange[]): MemoryArchive {
   for (const e of exchanges) archive.put(e);
   return archive;
 }
+
+describe('parseExchangeId: the ids a model writes', () => {
+  it('reads e12, 12 and padded forms, up to nine digits', () => {
+    expect(['e12', '12', ' e12 ', '\te7\n', 'e123456789'].map(parseExchangeId)).toEqual([12, 12, 12, 7, 123_456_789]);
+    expect(parseExchangeId(exchangeId(4_321))).toBe(4_321);
+  });
+
+  it('refuses anything else: trailing text, ten digits, other prefixes, signs, inner spaces', () => {
+    for (const id of ['e12x', 'e12 e13', 'e1234567890', 'ee12', 'x12', 'e', '', 'e-1', 'e1.5', 'e 12']) expect(parseExchangeId(id), id).toBeUndefined();
+  });
+
+  it('is what retrieval asks the archive for', () => {
+    const asked: number[] = [];
+    const archive = { lastSeq: () => 2, get: (_session: string, seq: number) => (asked.push(seq), seq === 2 ? archived(2) : undefined) };
+    retrieveExchanges(archive, 's', [' e2 ', '2', 'e2x', 'e20000000001'], 'header', 1_000, count);
+    expect(asked).toEqual([2, 2]);
+  });
+});
 
 describe('retrieveExchanges: archived exchanges by id, in the asked format, within a quota', () => {
   it('gives the full text as the model re-reads it: role lines, then each block', () => {

@@ -3,7 +3,10 @@ import { resolveEngineSettings } from '../../src/shared/engineSettings';
 import { parseProtocolBlocks } from '../../src/shared/protocolSchema';
 import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '../../src/engine/modelWindows';
 import { bandFor, computeUsage } from '../../src/engine/usage';
-import { effectiveBudget, lowWatermark } from '../../src/engine/engineState';
+import type { HeaderRecord } from '../../src/engine/archiveBlock';
+import { activeHeaders, effectiveBudget, layerBudgets, lowWatermark, newEngineState, resetEngineState } from '../../src/engine/engineState';
+import { emptyNarrative } from '../../src/engine/narrative';
+import { charTokenizer } from '../support/engineHarness';
 
 describe('engine settings', () => {
   it('applies the documented defaults', () => {
@@ -27,6 +30,69 @@ describe('the budget follows the window', () => {
     expect(effectiveBudget(resolveEngineSettings({ contextWindow: 200_000 }))).toBe(40_000);
     expect(effectiveBudget(resolveEngineSettings({ contextWindow: 200_000, promptBudgetTokens: 100_000, promptBudgetPercent: 100 }))).toBe(100_000);
     expect(lowWatermark(resolveEngineSettings({ contextWindow: 200_000, lowWatermarkPercent: 40 }))).toBe(16_000);
+  });
+});
+
+describe('layerBudgets: each layer gets its share of the budget, capped by its token setting', () => {
+  // Shares of the budget (LAYER_SHARES): headers 8%, summaries 10%, index 2%, narrative 1%, file views fileViewPercent (35%).
+  it('at a 2,000-token budget the shares bind, with at least 10 headers and a 50-token narrative', () => {
+    const s = resolveEngineSettings({ promptBudgetTokens: 2_000, headerMaxTokens: 60 });
+    expect(effectiveBudget(s)).toBe(2_000);
+    expect(layerBudgets(s)).toEqual({
+      headerTokens: 160, // 8% of 2,000, under 200 headers x 60 tokens
+      maxHeaders: 10, // 160 / 60 = 2 headers would fit: raised to the floor of 10
+      summaryCount: 1, // 10% = 200 tokens, one 120-token summary
+      indexTokens: 40, // 2%, under indexMaxTokens 600
+      fileViewTokens: 700,
+      narrativeTokens: 50, // 1% = 20, raised to the floor of 50
+    });
+  });
+
+  it('at a 10,000-token budget the header and index shares bind, and the header count follows the header tokens', () => {
+    const s = resolveEngineSettings({ promptBudgetTokens: 10_000 });
+    expect(effectiveBudget(s)).toBe(10_000);
+    expect(layerBudgets(s)).toEqual({
+      headerTokens: 800, // 8%, under 200 headers x 12 tokens = 2,400
+      maxHeaders: 66, // 800 / 12 tokens a header
+      summaryCount: 5, // 10% = 1,000 tokens would hold 8 summaries of 120: summaryCount 5 caps it
+      indexTokens: 200, // 2%, under indexMaxTokens 600
+      fileViewTokens: 3_500,
+      narrativeTokens: 100, // 1%, under narrativeMaxTokens 300
+    });
+  });
+
+  it('at a 100,000-token budget every token setting caps its layer', () => {
+    const s = resolveEngineSettings({ promptBudgetTokens: 100_000, promptBudgetPercent: 100 });
+    expect(effectiveBudget(s)).toBe(100_000);
+    expect(layerBudgets(s)).toEqual({
+      headerTokens: 2_400, // 200 headers x 12 tokens, under 8% = 8,000
+      maxHeaders: 200,
+      summaryCount: 5,
+      indexTokens: 600, // indexMaxTokens, under 2% = 2,000
+      fileViewTokens: 35_000,
+      narrativeTokens: 300, // narrativeMaxTokens, under 1% = 1,000
+    });
+  });
+});
+
+describe('engine state headers', () => {
+  const header = (seq: number): HeaderRecord => ({ seq, line: `e${seq} step`, tools: ['text'], files: [] });
+  const fresh = () => newEngineState(resolveEngineSettings(), charTokenizer, [{ type: 'text', text: 'sys' }], [], emptyNarrative(''));
+
+  it('a new or reset state has no headers', () => {
+    const state = fresh();
+    expect(activeHeaders(state)).toEqual([]);
+    state.headers = [header(1), header(2)];
+    resetEngineState(state, emptyNarrative(''));
+    expect(activeHeaders(state)).toEqual([]);
+  });
+
+  it('activeHeaders skips the holes superseded exchanges leave, stored or sparse, up to throughSeq', () => {
+    const state = fresh();
+    state.headers = [header(1), undefined, header(3), undefined, header(5)];
+    state.headers[7] = header(8);
+    expect(activeHeaders(state).map((h) => h.seq)).toEqual([1, 3, 5, 8]);
+    expect(activeHeaders(state, 4).map((h) => h.seq)).toEqual([1, 3]);
   });
 });
 

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
 import { openSqliteArchive, sqliteArchiveError } from '../../src/adapters/sqliteArchiveStore';
 import type { ArchivedExchange } from '../../src/engine/ports';
-import { ArchiveError } from '../../src/engine/ports';
+import { ArchiveError, StrataError } from '../../src/engine/ports';
 import { archivedTurn } from '../support/archivedTurn';
 import { useTempDirs } from '../support/tempDirs';
 import { thrown } from '../support/thrown';
@@ -154,6 +154,9 @@ describe('SQLite archive: what an error tells the user', () => {
   it('keeps an ArchiveError as it is, and words an error without a code (or not an Error) as a plain failure', () => {
     const own = new ArchiveError('Already worded.', 'archive_conflict');
     expect(sqliteArchiveError('/a', own)).toBe(own);
+    // a StrataError that names its kind where it is printed (logs, the CLI's stderr)
+    expect(own).toBeInstanceOf(StrataError);
+    expect(String(own)).toBe('ArchiveError: Already worded.');
     expect(sqliteArchiveError('/a', new TypeError('x is not a function'))).toMatchObject({ code: 'archive', message: 'The archive /a failed: x is not a function.' });
     expect(sqliteArchiveError('/a', 'a thrown string')).toMatchObject({ code: 'archive', message: 'The archive /a failed: a thrown string.' });
     expect(sqliteArchiveError('/a', null)).toMatchObject({ code: 'archive', message: 'The archive /a failed: null.' });
