@@ -30,6 +30,12 @@ describe('commandLabel: the program that matters in a command line', () => {
     ['echo hi | tee out.txt', 'echo'], // the first stage that runs something
     ['ls\npwd', 'ls'],
     ['git', 'git'], // no subcommand to add
+    ['git -c core.pager=cat log -3', 'git log'], // an option's value is no subcommand
+    ['git -C ../repo status', 'git status'],
+    ['make -C build -j4 test', 'make test'],
+    ['git --no-pager diff', 'git diff'],
+    ['npm --prefix=web test', 'npm test'],
+    ['docker ./x', 'docker'], // a path is no subcommand
     ['node -e x.js', 'node x.js'],
     ['pushd a || popd', 'shell'], // only setup: nothing that matters ran
     ['npx', 'shell'],

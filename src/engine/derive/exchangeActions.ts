@@ -62,11 +62,27 @@ export function commandLabel(command: string): string {
       return words[1] === '-c' ? `${program} -c` : rest[0] ? `${program} ${basename(rest[0])}` : program;
     }
     if (RUNNERS.has(program)) return commandLabel(words.slice(words[1] === 'run' ? 2 : 1).join(' ')) || program;
-    if (SUBCOMMAND_PROGRAMS.has(program) && rest[0]) return `${program} ${rest[0]}`;
+    if (SUBCOMMAND_PROGRAMS.has(program)) {
+      const subcommand = subcommandOf(words.slice(1));
+      if (subcommand) return `${program} ${subcommand}`;
+    }
     const file = rest.map((w) => w.replace(/^['"]|['"]$/g, '')).find(isFilePath);
     return file ? `${program} ${basename(file)}` : program;
   }
   return 'shell';
+}
+
+/**
+ * The subcommand among a program's arguments: the first that is neither a flag, nor the value of
+ * `-c` / `-C` (`git -c core.pager=cat log`, `make -C dir test`), nor a setting or a path.
+ */
+function subcommandOf(args: string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '-c' || arg === '-C') i++;
+    else if (!arg.startsWith('-') && !/[=/]/.test(arg)) return arg;
+  }
+  return undefined;
 }
 
 /** Files the answer changed, with the symbols its edits define or touch: `edited src/a.ts (parseLine)`. */
