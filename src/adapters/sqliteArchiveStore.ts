@@ -103,7 +103,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
   put(exchange: ArchivedExchange): void {
     guard(this.path, () =>
       this.db.transaction(() => {
-        const body = JSON.stringify(exchange.full, (_key, value: unknown) => (typeof value === 'string' && value.length > BLOB_FROM_CHARS ? { $blob: this.storeBlob(value) } : value));
+        const body = JSON.stringify(exchange.full, (_key, value: unknown) => (typeof value === 'string' && value.length > BLOB_FROM_CHARS ? { $blob: this.storeBlob(value) } : renameBlobKeys(value, 1)));
         const existing = this.db.prepare('SELECT body_json FROM exchanges WHERE session_id = ? AND seq = ?').get(exchange.sessionId, exchange.seq) as Pick<Row, 'body_json'> | undefined;
         const mark = this.db.prepare('UPDATE exchanges SET superseded_by = ? WHERE session_id = ? AND seq = ?');
         for (const old of exchange.supersedes ?? []) mark.run(exchange.seq, exchange.sessionId, old);
@@ -136,7 +136,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
     if (!row) return undefined;
     let full: Message[];
     try {
-      const raw: unknown = JSON.parse(row.body_json, (_key, value: unknown) => (isBlobRef(value) ? this.loadBlob(value.$blob) : value));
+      const raw: unknown = JSON.parse(row.body_json, (_key, value: unknown) => (isBlobRef(value) ? this.loadBlob(value.$blob) : renameBlobKeys(value, -1)));
       full = archivedBodySchema.parse(raw) as Message[];
     } catch (error) {
       if (error instanceof ArchiveError) throw error;
@@ -386,6 +386,20 @@ export function sqliteArchiveError(path: string, error: unknown): ArchiveError {
 
 function blobRefs(bodyJson: string): string[] {
   return [...bodyJson.matchAll(BLOB_REF)].map((m) => m[1]!);
+}
+
+/**
+ * A message's own key named `$blob` (a tool input can hold anything) would read back as a
+ * reference: in storage every key `$blob`, `$$blob`, ... gets one more `$` (`shift` 1), taken off
+ * again on reading (-1). References are written after this, so they keep the bare name.
+ */
+function renameBlobKeys(value: unknown, shift: 1 | -1): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const keyed = shift === 1 ? /^\$+blob$/ : /^\$\$+blob$/;
+  const keys = Object.keys(value);
+  if (!keys.some((k) => keyed.test(k))) return value;
+  const renamed = (k: string) => (!keyed.test(k) ? k : shift === 1 ? `$${k}` : k.slice(1));
+  return Object.fromEntries(keys.map((k) => [renamed(k), (value as Record<string, unknown>)[k]]));
 }
 
 function isBlobRef(value: unknown): value is { $blob: string } {

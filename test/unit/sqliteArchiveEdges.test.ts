@@ -261,6 +261,28 @@ describe('SQLite archive: what it keeps and finds', () => {
     b.close();
   });
 
+  it('reads back tool inputs that are exactly a stored-text reference, or use its key escaped, as they were sent', () => {
+    const path = tempPath();
+    const a = openSqliteArchive(path);
+    const hash = 'a'.repeat(64);
+    const inputs = [{ $blob: hash }, { $blob: 'short' }, { $$blob: hash }, { nested: [{ $blob: bigFile }], $$$blob: 'x' }, { $blob: { $blob: hash } }];
+    const e: ArchivedExchange = {
+      ...asked('s', 1, 'Call it'),
+      full: [
+        { role: 'user', content: [{ type: 'text', text: 'Call it' }] },
+        { role: 'assistant', content: inputs.map((input, i) => ({ type: 'tool_use' as const, id: `u${i}`, name: 'store', input })) },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'u0', content: bigFile }] },
+      ],
+    };
+    a.put(e);
+    a.close();
+    const b = openSqliteArchive(path);
+    expect(b.get('s', 1)).toEqual(e);
+    // the long text inside was still stored once, as a blob, and only our reference names it
+    expect(raw(path, (db) => db.prepare('SELECT COUNT(*) AS n FROM blobs').get())).toEqual({ n: 1 });
+    b.close();
+  });
+
   it("keeps a ':memory:' archive (no file, no WAL) working like a file", () => {
     const a = openSqliteArchive(':memory:');
     a.put(toolOnly('s', 1));
