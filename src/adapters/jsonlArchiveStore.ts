@@ -41,9 +41,9 @@ type ArchiveRecord = z.infer<typeof recordSchema>;
  * The archive without SQLite, for an editor whose runtime cannot load the native driver: one
  * JSON record per line (exchanges, trio updates, tokenizer factors, deleted sessions), appended
  * and fsynced, never rewritten. Same contract as the SQLite store (ids never reused, gaps
- * fillable, word search), and browsable; but no blob sharing, and the engine's own calls see
- * only this instance's writes: the browse calls (`sessions`, `exchanges`, `get`, `searchAll`,
- * `deleteSession`) first read what other instances appended since. `':memory:'` keeps it in memory only.
+ * fillable, word search), and browsable; but no blob sharing. Every call first reads what other
+ * instances (another window, the archive browser) appended since (a `stat` when nothing was), so
+ * a seq another writer took is refused here as SQLite refuses it. `':memory:'` keeps it in memory only.
  */
 export class JsonlArchiveStore implements ArchiveStore, ArchiveBrowser {
   private readonly rows = new Map<string, ArchivedExchange>();
@@ -79,6 +79,7 @@ export class JsonlArchiveStore implements ArchiveStore, ArchiveBrowser {
 
   /** As SQLite's: `supersedes` marks those rows (present ones) with this seq, in the same record. */
   put(exchange: ArchivedExchange): void {
+    this.catchUp();
     const existing = this.rows.get(key(exchange.sessionId, exchange.seq));
     if (existing) {
       // As SQLite compares stored bodies: the same JSON is the same exchange.
@@ -109,12 +110,14 @@ export class JsonlArchiveStore implements ArchiveStore, ArchiveBrowser {
   }
 
   lastSeq(sessionId: string): number {
+    this.catchUp();
     let last = 0;
     for (const row of this.rows.values()) if (row.sessionId === sessionId) last = Math.max(last, row.seq);
     return last;
   }
 
   search(sessionId: string, query: string, limit: number): ArchiveSearchHit[] {
+    this.catchUp();
     return this.searchIn(sessionId, query, limit);
   }
 
@@ -167,6 +170,7 @@ export class JsonlArchiveStore implements ArchiveStore, ArchiveBrowser {
   }
 
   updateTrio(sessionId: string, seq: number, header: string, summary: string): void {
+    this.catchUp();
     if (!this.rows.has(key(sessionId, seq))) return;
     const record: ArchiveRecord = { t: 'trio', sessionId, seq, header, summary };
     this.append(record);
@@ -175,6 +179,7 @@ export class JsonlArchiveStore implements ArchiveStore, ArchiveBrowser {
 
   /** The tokenizer correction learned for `model` in an earlier session, if any. */
   tokenFactor(model: string): number | undefined {
+    this.catchUp();
     const factor = this.factors.get(model);
     return factor !== undefined && Number.isFinite(factor) && factor > 0 ? factor : undefined;
   }
@@ -187,6 +192,7 @@ export class JsonlArchiveStore implements ArchiveStore, ArchiveBrowser {
   }
 
   listSessions(): string[] {
+    this.catchUp();
     return [...this.sessionStarts.entries()].sort((a, b) => a[1] - b[1] || compare(a[0], b[0])).map(([id]) => id);
   }
 

@@ -55,6 +55,23 @@ describe('JSON Lines archive browser', () => {
     browser.close();
   });
 
+  it("every call sees another writer's records: its last seq, its factor, and a put of a seq it took is refused as SQLite refuses it", () => {
+    const path = tempPath();
+    const one = openJsonlArchive(path);
+    const two = openJsonlArchive(path);
+    one.put(turn('s', 1, 'from window one'));
+    one.saveTokenFactor('m', 1.2, 5);
+    expect(two.lastSeq('s')).toBe(1);
+    expect(two.tokenFactor('m')).toBe(1.2);
+    expect(two.listSessions()).toEqual(['s']);
+    expect(two.search('s', 'window', 5).map((h) => h.seq)).toEqual([1]);
+    expect(() => two.put(turn('s', 1, 'from window two'))).toThrow(expect.objectContaining({ code: 'archive_conflict' }));
+    two.put(turn('s', 1, 'from window one'));
+    expect(one.get('s', 1)?.full).toEqual(turn('s', 1, 'from window one').full);
+    one.close();
+    two.close();
+  });
+
   it('a last line still being written is not damaged: it is read once its newline is there', () => {
     const path = tempPath();
     const browser = openJsonlArchive(path);
