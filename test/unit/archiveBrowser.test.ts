@@ -1,10 +1,10 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
 import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
 import type { ArchivedExchange } from '../../src/engine/ports';
 import { ArchiveError } from '../../src/engine/ports';
+import { countRows, withRawDb } from '../support/rawSqlite';
 import { useTempDirs } from '../support/tempDirs';
 import { archivedTurn, T0 } from '../support/archivedTurn';
 
@@ -34,15 +34,6 @@ function fill(path: string) {
   a.put(exchange('b', 2, 11, undefined, shared, 'Found it.'));
   a.put(exchange('b', 3, 12, undefined, onlyB, 'The build fails on zebras too.'));
   return { a, longQuery };
-}
-
-function count(path: string, sql: string, ...params: unknown[]): number {
-  const db = new Database(path, { readonly: true });
-  try {
-    return (db.prepare(sql).get(...params) as { n: number }).n;
-  } finally {
-    db.close();
-  }
 }
 
 describe('archive browsing over a real SQLite file', () => {
@@ -96,10 +87,10 @@ describe('archive browsing over a real SQLite file', () => {
     expect(a.deleteSession('b')).toEqual({ exchanges: 3, blobs: 1 });
     expect(a.sessionInfo('b')).toBeUndefined();
     a.close();
-    expect(count(path, 'SELECT COUNT(*) AS n FROM exchanges WHERE session_id = ?', 'b')).toBe(0);
-    expect(count(path, 'SELECT COUNT(*) AS n FROM exchanges_fts WHERE session_id = ?', 'b')).toBe(0);
-    expect(count(path, 'SELECT COUNT(*) AS n FROM sessions WHERE id = ?', 'b')).toBe(0);
-    expect(count(path, 'SELECT COUNT(*) AS n FROM blobs')).toBe(2);
+    expect(countRows(path, 'SELECT COUNT(*) AS n FROM exchanges WHERE session_id = ?', 'b')).toBe(0);
+    expect(countRows(path, 'SELECT COUNT(*) AS n FROM exchanges_fts WHERE session_id = ?', 'b')).toBe(0);
+    expect(countRows(path, 'SELECT COUNT(*) AS n FROM sessions WHERE id = ?', 'b')).toBe(0);
+    expect(countRows(path, 'SELECT COUNT(*) AS n FROM blobs')).toBe(2);
 
     const b = openSqliteArchive(path);
     expect(b.sessions().map((s) => s.id)).toEqual(['a']);
@@ -116,16 +107,14 @@ describe('archive browsing over a real SQLite file', () => {
     const path = tempPath();
     const { a } = fill(path);
     a.close();
-    const db = new Database(path);
     // A trigger that fails the blob delete: the exchange and FTS deletes before it must be undone.
-    db.exec("CREATE TRIGGER no_blob_delete BEFORE DELETE ON blobs BEGIN SELECT RAISE(ABORT, 'blob delete refused'); END;");
-    db.close();
+    withRawDb(path, (db) => db.exec("CREATE TRIGGER no_blob_delete BEFORE DELETE ON blobs BEGIN SELECT RAISE(ABORT, 'blob delete refused'); END;"));
     const b = openSqliteArchive(path);
     expect(() => b.deleteSession('b')).toThrow(ArchiveError);
     b.close();
-    expect(count(path, 'SELECT COUNT(*) AS n FROM exchanges WHERE session_id = ?', 'b')).toBe(3);
-    expect(count(path, 'SELECT COUNT(*) AS n FROM exchanges_fts WHERE session_id = ?', 'b')).toBe(3);
-    expect(count(path, 'SELECT COUNT(*) AS n FROM sessions WHERE id = ?', 'b')).toBe(1);
+    expect(countRows(path, 'SELECT COUNT(*) AS n FROM exchanges WHERE session_id = ?', 'b')).toBe(3);
+    expect(countRows(path, 'SELECT COUNT(*) AS n FROM exchanges_fts WHERE session_id = ?', 'b')).toBe(3);
+    expect(countRows(path, 'SELECT COUNT(*) AS n FROM sessions WHERE id = ?', 'b')).toBe(1);
   });
 
   it('titles sessions without reading any exchange: the title is stored with the first exchange', () => {
@@ -140,9 +129,7 @@ describe('archive browsing over a real SQLite file', () => {
     expect(reads).not.toHaveBeenCalled();
     a.close();
     // Every body made unreadable: the titles do not depend on them.
-    const db = new Database(path);
-    db.prepare("UPDATE exchanges SET body_json = '{broken'").run();
-    db.close();
+    withRawDb(path, (db) => db.prepare("UPDATE exchanges SET body_json = '{broken'").run());
     const b = openSqliteArchive(path);
     expect(b.sessions().find((s) => s.id === 'b')).toMatchObject({ title: 'Why does the build fail?', exchanges: 3 });
     b.close();
@@ -171,20 +158,20 @@ describe('archive browsing over a real SQLite file', () => {
     expect(a.sessions()[0]!.title).toBe('Fix the app, needle1');
     expect(first).not.toHaveBeenCalled();
     a.close();
-    expect(count(path, "SELECT COUNT(*) AS n FROM sessions WHERE id = 'schema2' AND title = 'Fix the app, needle1'")).toBe(1);
+    expect(countRows(path, "SELECT COUNT(*) AS n FROM sessions WHERE id = 'schema2' AND title = 'Fix the app, needle1'")).toBe(1);
   });
 
   it('still lists an old session whose first exchange is damaged, with an empty title, and tries again next time', () => {
     const path = tempPath();
     const { a } = fill(path);
     a.close();
-    const db = new Database(path);
-    db.prepare("UPDATE sessions SET title = NULL WHERE id = 'b'").run(); // as archived before schema 5
-    db.prepare("UPDATE exchanges SET body_json = '{broken' WHERE session_id = 'b' AND seq = 1").run();
-    db.close();
+    withRawDb(path, (db) => {
+      db.prepare("UPDATE sessions SET title = NULL WHERE id = 'b'").run(); // as archived before schema 5
+      db.prepare("UPDATE exchanges SET body_json = '{broken' WHERE session_id = 'b' AND seq = 1").run();
+    });
     const b = openSqliteArchive(path);
     expect(b.sessions().find((s) => s.id === 'b')).toMatchObject({ title: '', exchanges: 3 });
     b.close();
-    expect(count(path, "SELECT COUNT(*) AS n FROM sessions WHERE id = 'b' AND title IS NULL")).toBe(1);
+    expect(countRows(path, "SELECT COUNT(*) AS n FROM sessions WHERE id = 'b' AND title IS NULL")).toBe(1);
   });
 });

@@ -16,6 +16,7 @@ import { steppingClock } from '../../src/adapters/systemClock';
 import { MemoryArchive } from '../support/memoryArchive';
 import { assistant, charTokenizer, silentLogger, text, user } from '../support/engineHarness';
 import { useTempDirs } from '../support/tempDirs';
+import { withRawDb } from '../support/rawSqlite';
 
 function engineOn(archive: ArchiveStore, logger: Logger = silentLogger): ContextEngine {
   return new ContextEngine({
@@ -53,14 +54,11 @@ function exchange(seq: number, tag = `e${seq}`): ArchivedExchange {
 }
 
 function rawCounts(path: string): { exchanges: number; blobs: number; fts: number; blobTexts: string[] } {
-  const db = new Database(path, { readonly: true });
-  try {
+  return withRawDb(path, (db) => {
     const n = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
     const blobTexts = (db.prepare('SELECT text FROM blobs').all() as Array<{ text: string }>).map((r) => r.text);
     return { exchanges: n('SELECT COUNT(*) AS n FROM exchanges'), blobs: n('SELECT COUNT(*) AS n FROM blobs'), fts: n('SELECT COUNT(*) AS n FROM exchanges_fts'), blobTexts };
-  } finally {
-    db.close();
-  }
+  }, { readonly: true });
 }
 
 describe('SQLite archive: one transaction per exchange, blobs included', () => {

@@ -8,6 +8,7 @@ import { openJsonlArchive } from '../../src/adapters/jsonlArchiveStore';
 import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
 import { makeTempDir } from '../../src/adapters/tempFiles';
 import { archivedTurn, T0 } from '../support/archivedTurn';
+import { withRawDb } from '../support/rawSqlite';
 
 const temps: Array<{ remove: () => void }> = [];
 afterEach(() => temps.splice(0).forEach((t) => t.remove()));
@@ -320,9 +321,7 @@ describe('SQLite archive: blobs, locks, schema', () => {
 
   it('refuses an archive written by a newer schema, and a damaged row names its exchange', () => {
     const newer = tempPath('newer.sqlite');
-    const db = new Database(newer);
-    db.pragma('user_version = 999');
-    db.close();
+    withRawDb(newer, (db) => db.pragma('user_version = 999'));
     expect(() => openSqliteArchive(newer)).toThrow(/newer Strata/);
 
     const path = tempPath();
@@ -330,9 +329,7 @@ describe('SQLite archive: blobs, locks, schema', () => {
     a.put(exchange(1));
     a.put(exchange(2));
     a.close();
-    const raw = new Database(path);
-    raw.prepare("UPDATE exchanges SET body_json = '{not json' WHERE seq = 2").run();
-    raw.close();
+    withRawDb(path, (db) => db.prepare("UPDATE exchanges SET body_json = '{not json' WHERE seq = 2").run());
     const b = openSqliteArchive(path);
     expect(() => b.get('s', 2)).toThrow(/e2 of session s .* is damaged/);
     expect(b.get('s', 1)).toEqual(exchange(1));
@@ -347,12 +344,12 @@ describe('SQLite archive: schema upgrade', () => {
     const a = openSqliteArchive(path);
     a.put(exchange(1));
     a.close();
-    const db = new Database(path);
-    db.exec('DROP TABLE token_calibration; DROP TABLE session_info');
-    db.exec('ALTER TABLE exchanges DROP COLUMN superseded_by');
-    db.exec('ALTER TABLE sessions DROP COLUMN title');
-    db.pragma('user_version = 1');
-    db.close();
+    withRawDb(path, (db) => {
+      db.exec('DROP TABLE token_calibration; DROP TABLE session_info');
+      db.exec('ALTER TABLE exchanges DROP COLUMN superseded_by');
+      db.exec('ALTER TABLE sessions DROP COLUMN title');
+      db.pragma('user_version = 1');
+    });
     const b = openSqliteArchive(path);
     expect(b.get('s', 1)?.full).toEqual(exchange(1).full);
     b.saveTokenFactor('m', 1.2, 1);

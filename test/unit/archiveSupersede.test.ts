@@ -1,11 +1,11 @@
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ArchivedExchange } from '../../src/engine/ports';
 import { openJsonlArchive } from '../../src/adapters/jsonlArchiveStore';
 import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
 import { makeTempDir } from '../../src/adapters/tempFiles';
+import { withRawDb } from '../support/rawSqlite';
 
 const temps: Array<{ remove: () => void }> = [];
 afterEach(() => temps.splice(0).forEach((t) => t.remove()));
@@ -47,12 +47,7 @@ describe('SQLite archive: superseded exchanges (edit and resend)', () => {
     expect(archive.get('schema2', 2)?.supersededBy).toBe(4);
     expect(archive.get('schema2', 3)?.supersededBy).toBe(4);
     archive.close();
-    const version = (file: string) => {
-      const db = new Database(file, { readonly: true });
-      const v = db.pragma('user_version', { simple: true }) as number;
-      db.close();
-      return v;
-    };
+    const version = (file: string) => withRawDb(file, (db) => db.pragma('user_version', { simple: true }) as number, { readonly: true });
     const fresh = tempPath();
     openSqliteArchive(fresh).close();
     expect(version(path)).toBe(version(fresh)); // every later step applied

@@ -1,11 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../src/adapters/tempFiles';
 import { chooseReplaySession, RESUME_LAST } from '../../src/cli/replaySessionId';
 import { StrataError } from '../../src/engine/ports';
+import { withRawDb } from '../support/rawSqlite';
 import { sharedSessionFiles } from '../support/sharedSessions';
 
 const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
@@ -22,14 +22,8 @@ function strata(...args: string[]) {
 }
 
 type Row = { session_id: string; seq: number; created_at: number; header: string; summary: string; body_json: string; tokens: number };
-function rows(path: string): Row[] {
-  const db = new Database(path, { readonly: true });
-  try {
-    return db.prepare('SELECT session_id, seq, created_at, header, summary, body_json, tokens FROM exchanges ORDER BY session_id, seq').all() as Row[];
-  } finally {
-    db.close();
-  }
-}
+const rows = (path: string) =>
+  withRawDb(path, (db) => db.prepare('SELECT session_id, seq, created_at, header, summary, body_json, tokens FROM exchanges ORDER BY session_id, seq').all() as Row[], { readonly: true });
 const sessionsOf = (r: Row[]) => [...new Set(r.map((x) => x.session_id))];
 const answersIn = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => /"role": *"assistant"/.test(l)).length;
 

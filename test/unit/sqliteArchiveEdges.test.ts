@@ -6,6 +6,7 @@ import { openSqliteArchive, sqliteArchiveError } from '../../src/adapters/sqlite
 import type { ArchivedExchange } from '../../src/engine/ports';
 import { ArchiveError, StrataError } from '../../src/engine/ports';
 import { archivedTurn } from '../support/archivedTurn';
+import { countRows, withRawDb } from '../support/rawSqlite';
 import { useTempDirs } from '../support/tempDirs';
 import { thrown } from '../support/thrown';
 
@@ -25,16 +26,6 @@ function toolOnly(sessionId: string, seq: number): ArchivedExchange {
   return archivedTurn(sessionId, seq, seq, [{ type: 'tool_result', tool_use_id: `t${seq}`, content: bigFile }], `answer ${seq}`);
 }
 
-/** Runs `sql` on the file through a connection of its own, as another tool (or damage) would. */
-function raw<T>(path: string, use: (db: Database.Database) => T): T {
-  const db = new Database(path);
-  try {
-    return use(db);
-  } finally {
-    db.close();
-  }
-}
-
 describe('SQLite archive: a damaged file', () => {
   it('a blob missing from the file is named by its hash and the file, not reworded as a damaged row', () => {
     const path = tempPath();
@@ -42,7 +33,7 @@ describe('SQLite archive: a damaged file', () => {
     a.put(toolOnly('s', 1));
     a.put(asked('s', 2, 'No blob in this one'));
     a.close();
-    const hash = raw(path, (db) => {
+    const hash = withRawDb(path, (db) => {
       const { hash } = db.prepare('SELECT hash FROM blobs').get() as { hash: string };
       db.prepare('DELETE FROM blobs').run();
       return hash;
@@ -65,7 +56,7 @@ describe('SQLite archive: a damaged file', () => {
     a.put(asked('s', 1, 'First'));
     a.put(asked('s', 2, 'Second'));
     a.close();
-    raw(path, (db) => db.prepare('UPDATE exchanges SET body_json = ? WHERE seq = 2').run(body));
+    withRawDb(path, (db) => db.prepare('UPDATE exchanges SET body_json = ? WHERE seq = 2').run(body));
     const b = openSqliteArchive(path);
     const error = thrown(() => b.get('s', 2));
     expect(error.code).toBe('archive_corrupt');
@@ -79,7 +70,7 @@ describe('SQLite archive: a damaged file', () => {
     const a = openSqliteArchive(path);
     a.put(asked('s', 1, 'Where do zebras live?'));
     a.close(); // the last connection checkpoints: every page is in the main file
-    const blocks = raw(path, (db) => (db.prepare('SELECT block FROM exchanges_fts_data WHERE id > 1').all() as Array<{ block: Buffer }>).map((r) => r.block));
+    const blocks = withRawDb(path, (db) => (db.prepare('SELECT block FROM exchanges_fts_data WHERE id > 1').all() as Array<{ block: Buffer }>).map((r) => r.block));
     const bytes = readFileSync(path);
     for (const block of blocks) {
       const at = bytes.indexOf(block);
@@ -96,7 +87,7 @@ describe('SQLite archive: a damaged file', () => {
 
   it('refuses a newer schema under archive_version', () => {
     const path = tempPath();
-    raw(path, (db) => db.pragma('user_version = 999'));
+    withRawDb(path, (db) => db.pragma('user_version = 999'));
     const error = thrown(() => openSqliteArchive(path));
     expect(error.code).toBe('archive_version');
     expect(error.message).toMatch(/written by a newer Strata \(schema 999, this one knows \d+\)\. Update Strata to open it; the file was not changed\.$/);
@@ -116,7 +107,7 @@ describe('SQLite archive: what an error tells the user', () => {
   it("an SQLite error with no advice of its own keeps SQLite's message, under code archive", () => {
     const path = tempPath();
     const a = openSqliteArchive(path);
-    raw(path, (db) => db.exec("CREATE TRIGGER refuse BEFORE INSERT ON exchanges BEGIN SELECT RAISE(ABORT, 'disk trouble'); END"));
+    withRawDb(path, (db) => db.exec("CREATE TRIGGER refuse BEFORE INSERT ON exchanges BEGIN SELECT RAISE(ABORT, 'disk trouble'); END"));
     const error = thrown(() => a.put(asked('s', 1, 'Anything')));
     expect(error.code).toBe('archive');
     expect(error.message).toBe(`The archive ${path} failed: disk trouble.`);
@@ -169,9 +160,9 @@ describe('SQLite archive: titles of sessions archived before schema 5', () => {
     const a = openSqliteArchive(path);
     for (const e of exchanges) a.put(e);
     a.close();
-    raw(path, (db) => db.prepare('UPDATE sessions SET title = NULL').run());
+    withRawDb(path, (db) => db.prepare('UPDATE sessions SET title = NULL').run());
   }
-  const stored = (path: string) => raw(path, (db) => Object.fromEntries((db.prepare('SELECT id, title FROM sessions').all() as Array<{ id: string; title: string | null }>).map((r) => [r.id, r.title])));
+  const stored = (path: string) => withRawDb(path, (db) => Object.fromEntries((db.prepare('SELECT id, title FROM sessions').all() as Array<{ id: string; title: string | null }>).map((r) => [r.id, r.title])));
 
   it('titles a session whose first exchange has no query with an empty title, recorded so it is read once', () => {
     const path = tempPath();
@@ -190,7 +181,7 @@ describe('SQLite archive: titles of sessions archived before schema 5', () => {
   it('records the titles it could read and leaves a damaged one to the next listing', () => {
     const path = tempPath();
     oldSessions(path, [asked('ok', 1, 'Readable question'), asked('bad', 1, 'Lost question')]);
-    raw(path, (db) => db.prepare("UPDATE exchanges SET body_json = '{broken' WHERE session_id = 'bad'").run());
+    withRawDb(path, (db) => db.prepare("UPDATE exchanges SET body_json = '{broken' WHERE session_id = 'bad'").run());
     const a = openSqliteArchive(path);
     expect(a.sessions().map((s) => [s.id, s.title])).toEqual([['bad', ''], ['ok', 'Readable question']]);
     a.close();
@@ -279,7 +270,7 @@ describe('SQLite archive: what it keeps and finds', () => {
     const b = openSqliteArchive(path);
     expect(b.get('s', 1)).toEqual(e);
     // the long text inside was still stored once, as a blob, and only our reference names it
-    expect(raw(path, (db) => db.prepare('SELECT COUNT(*) AS n FROM blobs').get())).toEqual({ n: 1 });
+    expect(countRows(path, 'SELECT COUNT(*) AS n FROM blobs')).toBe(1);
     b.close();
   });
 
