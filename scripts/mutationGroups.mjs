@@ -24,6 +24,10 @@ const ENGINE_GROUPS = {
 const ADAPTER_GROUPS = {
   'adapters-archive': ['sqliteArchiveStore'],
   'adapters-model': ['tiktokenTokenizer', 'anthropicModelClient', 'streamedAnswer'],
+  // the plain-file archive and the session files
+  'adapters-files': ['jsonlArchiveStore', 'lineTail', 'jsonlWriter', 'archivedBodySchema', 'sessionFileReader', 'sessionRecorder', 'importedSessionReader', 'importCandidates'],
+  // adapters that start processes (a language server, a shell, ripgrep): slow mutants
+  'adapters-processes': ['lspLanguageService', 'lspConversions', 'lspProcess', 'languageServerSpec', 'shellCommandRunner', 'ripgrepSearcher'],
 };
 const named = (groups) => Object.values(groups).flat();
 
@@ -37,6 +41,7 @@ export const MUTATION_GROUPS = {
   'engine-derive-describe': ['src/engine/derive/describeExchange.ts'],
   'engine-rest': ['src/engine/*.ts', ...except('src/engine', named(ENGINE_GROUPS))],
   ...Object.fromEntries(Object.entries(ADAPTER_GROUPS).map(([group, names]) => [group, files('src/adapters', names)])),
+  // the small ones: workspace, search, fetch, clock, logs
   'adapters-rest': ['src/adapters/**/*.ts', ...except('src/adapters', named(ADAPTER_GROUPS))],
 };
 

@@ -231,8 +231,13 @@ export class ContextEngine {
     return { turn, request: built.request, tokens: built.tokens, budget, usage, mode: state.mode, housekeepingDue: due, housekeepingTokens, condenseCalls, events };
   }
 
-  /** Closes the pending exchange with the model's answer; archives it and updates every layer. */
-  completeExchange(output: Message): { problems: string[] } {
+  /**
+   * Closes the pending exchange with the model's answer; archives it and updates every layer.
+   * `housekeepingGiven`: the answer carried valid housekeeping (the model's own summaries and
+   * narrative); `contextRequests`: how many context requests it made, whose retrieved exchanges
+   * the next input will carry.
+   */
+  completeExchange(output: Message): { problems: string[]; housekeepingGiven: boolean; contextRequests: number } {
     const pending = this.state.pending;
     if (!pending || !this.pendingOriginal) throw new StrataError('No exchange is waiting for an answer; call beginExchange first.', 'no_pending');
     if (output.role !== 'assistant') throw new StrataError(`An answer must be an assistant message, got '${output.role}'.`, 'bad_input');
@@ -252,7 +257,7 @@ export class ContextEngine {
       const got = this.retrieve(request.ids, request.format);
       this.pendingRetrieval = this.pendingRetrieval ? `${this.pendingRetrieval}\n${got}` : got;
     }
-    return { problems };
+    return { problems, housekeepingGiven: protocol.housekeeping !== undefined, contextRequests: protocol.contextRequests.length };
   }
 
   /** Archived exchanges by id, in the asked format, within the per-turn retrieval quota. */

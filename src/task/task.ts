@@ -1,7 +1,6 @@
 import type { AssembledTurn, BeginOptions, ContextEngine } from '../engine/contextEngine';
 import type { Clock, Tokenizer } from '../engine/ports';
 import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../shared/messages';
-import { parseProtocolBlocks } from '../shared/protocolSchema';
 import { CONTEXT_FOLLOW_UP, userText } from '../shared/exchangeText';
 import { StrataError } from '../shared/strataError';
 import type { TurnEnvironment } from './environment';
@@ -182,16 +181,14 @@ export class Task {
     const reported = promptTokens(result.usage);
     if (reported > 0) this.options.tokenizer.observe(turn.tokens, reported);
     const cost = this.costs.add(result.usage, result.model);
-    const protocol = parseProtocolBlocks(textOf(result.message));
-    // Housekeeping asked but not given (or invalid): the engine derives its own; the miss is counted.
-    const housekeeping = turn.housekeepingDue.length === 0 ? 'not_asked' : protocol.housekeeping ? 'applied' : 'missed';
-    if (housekeeping === 'missed') this.housekeepingMisses += 1;
-    this.emit({ type: 'turn_done', report: { ...turnReport(turn, result.usage, cost, engineMs, modelMs), housekeeping } });
-
     const stopped = result.stopReason === 'aborted';
     const answer = stopped ? withNote(result.message, STOPPED_NOTE) : result.message;
     // Archiving, headers, summaries and index updates: after the answer has streamed.
-    engine.completeExchange(answer);
+    const { housekeepingGiven, contextRequests } = engine.completeExchange(answer);
+    // Housekeeping asked but not given (or invalid): the engine derives its own; the miss is counted.
+    const housekeeping = turn.housekeepingDue.length === 0 ? 'not_asked' : housekeepingGiven ? 'applied' : 'missed';
+    if (housekeeping === 'missed') this.housekeepingMisses += 1;
+    this.emit({ type: 'turn_done', report: { ...turnReport(turn, result.usage, cost, engineMs, modelMs), housekeeping } });
     this.emit({ type: 'exchange', turn: turn.turn, input, output: answer, estimatedTokens: turn.tokens, reportedTokens: reported, ...this.begun });
 
     const calls = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
@@ -211,7 +208,7 @@ export class Task {
     }
     // A context request in an answer that called no tool is served at once: the engine adds
     // the retrieved exchanges to this follow-up input.
-    if (protocol.contextRequests.length > 0) {
+    if (contextRequests > 0) {
       return { message: { role: 'user', content: [{ type: 'text', text: CONTEXT_FOLLOW_UP }] }, begin: {} };
     }
     this.emit({ type: 'idle', reason: 'answered' });
@@ -328,6 +325,3 @@ function withNote(message: Message, note: string): Message {
   return { role: 'assistant', content: [...message.content.filter((b) => b.type !== 'text' || b.text.trim() !== ''), { type: 'text', text: note }] };
 }
 
-function textOf(message: Message): string {
-  return message.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
-}

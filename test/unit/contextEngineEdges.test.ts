@@ -162,6 +162,23 @@ describe('context requests in an answer', () => {
   });
 });
 
+describe('what completeExchange tells the caller about the answer', () => {
+  it('whether the answer gave valid housekeeping, and how many context requests it made', async () => {
+    const { engine } = engineOver(new MemoryArchive());
+    const answer = async (t: string) => {
+      engine.beginExchange(user(text('go on')), { userMessage: true });
+      await engine.assemble();
+      return engine.completeExchange(assistant(text(t)));
+    };
+    expect(await answer('Plain answer.')).toEqual({ problems: [], housekeepingGiven: false, contextRequests: 0 });
+    expect(await answer('Done. <housekeeping>{"narrative":{"state":"read"}}</housekeeping>')).toMatchObject({ housekeepingGiven: true, contextRequests: 0 });
+    const invalid = await answer('Done. <housekeeping>{"narrative": 7}</housekeeping>');
+    expect(invalid.housekeepingGiven).toBe(false);
+    expect(invalid.problems.length).toBeGreaterThan(0);
+    expect(await answer('<context_request>{"ids":["e1"],"format":"header"}</context_request><context_request>{"ids":["e2"],"format":"full"}</context_request>')).toMatchObject({ housekeepingGiven: false, contextRequests: 2 });
+  });
+});
+
 describe('what the front end says about an input', () => {
   /** A small budget: a few exchanges of filler pass it, and the step folds the read and the change. */
   const small = { promptBudgetTokens: 2_000, contextWindow: 32_000, lowWatermarkPercent: 50 };
