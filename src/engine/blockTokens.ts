@@ -34,8 +34,13 @@ export function blockTokens(block: ContentBlock, count: (s: string) => number): 
 }
 
 export function messageTokens(message: Message, count: (s: string) => number): number {
+  return contentTokens(message.content, count);
+}
+
+/** Model tokens of these blocks sent as one message, framing included. */
+export function contentTokens(blocks: readonly ContentBlock[], count: (s: string) => number): number {
   let total = MESSAGE_OVERHEAD;
-  for (const block of message.content) total += blockTokens(block, count);
+  for (const block of blocks) total += blockTokens(block, count);
   return total;
 }
 

@@ -1,7 +1,7 @@
 import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../shared/messages';
 import { toolResultText } from '../shared/messages';
 import { withoutProtocolBlocks } from '../shared/protocolSchema';
-import { messageTokens } from './blockTokens';
+import { contentTokens } from './blockTokens';
 import type { ToolCall } from './toolOutput';
 import { compactToolOutput, describeCall, fileEditedBy, fileReadBy, maskedPointer, withResultText } from './toolOutput';
 
@@ -90,7 +90,7 @@ function toolUseToText(block: ToolUseBlock): TextBlock {
 
 /** Tokens of these blocks sent as one message. */
 export function sumTokens(blocks: ContentBlock[], count: (s: string) => number): number {
-  return messageTokens({ role: 'user', content: blocks }, count);
+  return contentTokens(blocks, count);
 }
 
 /**

@@ -69,7 +69,8 @@ export function fileReadBy(call: ToolCall | undefined): string | undefined {
 /** tool_use id -> call, for the tool_use blocks of an answer. */
 export function toolCallsOf(answer: Message | undefined): Map<string, ToolCall> {
   const calls = new Map<string, ToolCall>();
-  for (const block of answer?.content ?? []) {
+  if (!answer) return calls;
+  for (const block of answer.content) {
     if (block.type === 'tool_use') calls.set(block.id, { name: block.name, input: (block as ToolUseBlock).input });
   }
   return calls;
