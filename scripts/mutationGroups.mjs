@@ -22,7 +22,7 @@ const ENGINE_GROUPS = {
   'engine-exchanges': ['liveExchange', 'toolOutput', 'exchangeFacts', 'referenceIndex', 'extractiveSummarizer'],
 };
 const ADAPTER_GROUPS = {
-  'adapters-archive': ['sqliteArchiveStore'],
+  'adapters-archive': ['sqliteArchiveStore', 'sqliteArchiveSchema', 'storedBody'],
   'adapters-model': ['tiktokenTokenizer', 'anthropicModelClient', 'streamedAnswer'],
   // the plain-file archive and the session files
   'adapters-files': ['jsonlArchiveStore', 'lineTail', 'jsonlWriter', 'archivedBodySchema', 'sessionFileReader', 'sessionRecorder', 'importedSessionReader', 'importCandidates'],

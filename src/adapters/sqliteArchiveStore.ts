@@ -7,55 +7,8 @@ import type { ArchivedExchange, ArchiveSearchHit, ArchiveStore } from '../engine
 import { sessionTitle } from '../shared/sessionTitle';
 import { ArchiveError } from '../engine/ports';
 import { archivedBodySchema } from './archivedBodySchema';
-
-/** Strings longer than this are stored once in `blobs`, by SHA-256, and referenced from the body. */
-const BLOB_FROM_CHARS = 256;
-
-/** A blob reference as it appears in `body_json` (a string value's own quotes would be escaped). */
-const BLOB_REF = /"\$blob":"([0-9a-f]{64})"/g;
-
-/** Ordered schema steps; `PRAGMA user_version` records the last one applied. */
-const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
-  {
-    version: 1,
-    sql: `
-      CREATE TABLE sessions (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL);
-      CREATE TABLE blobs (hash TEXT PRIMARY KEY, text TEXT NOT NULL, bytes INTEGER NOT NULL);
-      CREATE TABLE exchanges (
-        session_id TEXT NOT NULL REFERENCES sessions(id),
-        seq INTEGER NOT NULL,
-        created_at INTEGER NOT NULL,
-        header TEXT NOT NULL,
-        summary TEXT NOT NULL,
-        body_json TEXT NOT NULL,
-        tokens INTEGER NOT NULL,
-        PRIMARY KEY (session_id, seq)
-      );
-      CREATE VIRTUAL TABLE exchanges_fts USING fts5(session_id UNINDEXED, seq UNINDEXED, header, summary, body);
-    `,
-  },
-  {
-    // The tokenizer's learned correction per model, so a new session starts calibrated.
-    version: 2,
-    sql: `CREATE TABLE token_calibration (model TEXT PRIMARY KEY, factor REAL NOT NULL, updated_at INTEGER NOT NULL);`,
-  },
-  {
-    // What names a session in lists (its first query) and where it came from (an imported transcript).
-    version: 3,
-    sql: `CREATE TABLE session_info (session_id TEXT PRIMARY KEY, title TEXT NOT NULL, source TEXT NOT NULL, updated_at INTEGER NOT NULL);`,
-  },
-  {
-    // An edited, resent message supersedes the exchanges after it: they stay, marked with its seq.
-    version: 4,
-    sql: `ALTER TABLE exchanges ADD COLUMN superseded_by INTEGER;`,
-  },
-  {
-    // A session's title (`sessionTitle` of its first exchange), written with that exchange so a
-    // listing reads no bodies. NULL: archived before schema 5; `sessions()` fills it on first listing.
-    version: 5,
-    sql: `ALTER TABLE sessions ADD COLUMN title TEXT;`,
-  },
-];
+import { ARCHIVE_MIGRATIONS } from './sqliteArchiveSchema';
+import { blobRefs, decodeBody, encodeBody } from './storedBody';
 
 /** A session's title (its first query, one line) and source (`claude-code:<file>`, `cline:<file>`...). */
 export interface SessionInfo {
@@ -103,7 +56,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
   put(exchange: ArchivedExchange): void {
     guard(this.path, () =>
       this.db.transaction(() => {
-        const body = JSON.stringify(exchange.full, (_key, value: unknown) => (typeof value === 'string' && value.length > BLOB_FROM_CHARS ? { $blob: this.storeBlob(value) } : renameBlobKeys(value, 1)));
+        const body = encodeBody(exchange.full, (text) => this.storeBlob(text));
         const existing = this.db.prepare('SELECT body_json FROM exchanges WHERE session_id = ? AND seq = ?').get(exchange.sessionId, exchange.seq) as Pick<Row, 'body_json'> | undefined;
         const mark = this.db.prepare('UPDATE exchanges SET superseded_by = ? WHERE session_id = ? AND seq = ?');
         for (const old of exchange.supersedes ?? []) mark.run(exchange.seq, exchange.sessionId, old);
@@ -136,7 +89,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
     if (!row) return undefined;
     let full: Message[];
     try {
-      const raw: unknown = JSON.parse(row.body_json, (_key, value: unknown) => (isBlobRef(value) ? this.loadBlob(value.$blob) : renameBlobKeys(value, -1)));
+      const raw = decodeBody(row.body_json, (hash) => this.loadBlob(hash));
       full = archivedBodySchema.parse(raw) as Message[];
     } catch (error) {
       if (error instanceof ArchiveError) throw error;
@@ -340,11 +293,11 @@ export function openSqliteArchive(path: string, options?: ArchiveOptions): Sqlit
 
 function migrate(db: Database.Database, path: string): void {
   const current = db.pragma('user_version', { simple: true }) as number;
-  const latest = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+  const latest = ARCHIVE_MIGRATIONS[ARCHIVE_MIGRATIONS.length - 1]!.version;
   if (current > latest) {
     throw new ArchiveError(`The archive ${path} was written by a newer Strata (schema ${current}, this one knows ${latest}). Update Strata to open it; the file was not changed.`, 'archive_version');
   }
-  for (const step of MIGRATIONS) {
+  for (const step of ARCHIVE_MIGRATIONS) {
     if (step.version <= current) continue;
     db.transaction(() => {
       db.exec(step.sql);
@@ -382,26 +335,4 @@ export function sqliteArchiveError(path: string, error: unknown): ArchiveError {
     return new ArchiveError(`The archive ${path} cannot be written (${code}). Check the folder exists, is writable and has free space.`, 'archive_io');
   }
   return new ArchiveError(`The archive ${path} failed: ${error instanceof Error ? error.message : String(error)}.`, 'archive');
-}
-
-function blobRefs(bodyJson: string): string[] {
-  return [...bodyJson.matchAll(BLOB_REF)].map((m) => m[1]!);
-}
-
-/**
- * A message's own key named `$blob` (a tool input can hold anything) would read back as a
- * reference: in storage every key `$blob`, `$$blob`, ... gets one more `$` (`shift` 1), taken off
- * again on reading (-1). References are written after this, so they keep the bare name.
- */
-function renameBlobKeys(value: unknown, shift: 1 | -1): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const keyed = shift === 1 ? /^\$+blob$/ : /^\$\$+blob$/;
-  const keys = Object.keys(value);
-  if (!keys.some((k) => keyed.test(k))) return value;
-  const renamed = (k: string) => (!keyed.test(k) ? k : shift === 1 ? `$${k}` : k.slice(1));
-  return Object.fromEntries(keys.map((k) => [renamed(k), (value as Record<string, unknown>)[k]]));
-}
-
-function isBlobRef(value: unknown): value is { $blob: string } {
-  return typeof value === 'object' && value !== null && typeof (value as { $blob?: unknown }).$blob === 'string' && Object.keys(value).length === 1;
 }

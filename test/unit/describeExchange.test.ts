@@ -152,6 +152,14 @@ describe('headers say what was done to what, not which tool ran', () => {
     expect(deriveHeader(call('ExitPlanMode', { plan: '# Add tar support\n1. read' }), count, 40)).toBe('e7 09:00 ExitPlanMode Add tar support → ok');
     expect(deriveHeader(call('AskUserQuestion', { questions: [{ question: 'Which branch?' }] }), count, 40)).toBe('e7 09:00 AskUserQuestion Which branch? → ok');
   });
+  it('names a search by what it looked for, not where it looked', () => {
+    expect(deriveHeader(call('Grep', { pattern: 'corrupted_nested', path: 'tests', output_mode: 'content' }), count, 40)).toBe('e7 09:00 Grep corrupted_nested in tests → ok');
+    expect(deriveHeader(call('Glob', { pattern: 'src/**/*.ts' }), count, 40)).toBe('e7 09:00 Glob src/**/*.ts → ok');
+    expect(deriveHeader(call('search_files', { path: 'src', regex: 'parseLine' }), count, 40)).toBe('e7 09:00 search_files parseLine in src → ok');
+    expect(deriveHeader(call('Grep', { pattern: '  ', path: 'tests' }), count, 40)).toBe('e7 09:00 Grep tests → ok');
+    // tight: the pattern stays, the scope goes first
+    expect(deriveHeader(call('Grep', { pattern: 'corrupted_nested', path: 'tests/unit/archive' }), count, 9)).toMatch(/^e7 (09:00 )?Grep corrupted_nested.* → ok$/);
+  });
   it('drops the time before the target when the line is tight', () => {
     const todos = [{ content: 'Update the changelog for the release', status: 'in_progress' }];
     expect(deriveHeader(call('TodoWrite', { todos }), count, 5)).toMatch(/^e7 todo 0\/1: U.*→ ok$/);

@@ -184,18 +184,24 @@ function actionRank(use: ToolUseBlock): number {
 
 /**
  * What a call did to what, in a few words: `Edit parser.ts`, `pytest` (a command names its
- * program, not the shell tool), `Grep parseLine`, `WebFetch docs.python.org`, `todo 2/5: Run
- * the tests` (the item in progress), else the tool and its first short string argument.
+ * program, not the shell tool), `Grep parseLine` (a search names what it looked for, not where),
+ * `WebFetch docs.python.org`, `todo 2/5: Run the tests` (the item in progress), else the tool
+ * and its first short string argument.
  */
 function callLabel(use: ToolUseBlock): string {
   const input = (typeof use.input === 'object' && use.input !== null ? use.input : {}) as Record<string, unknown>;
+  const sought = input.pattern ?? input.query ?? input.regex;
   const path = input.file_path ?? input.notebook_path ?? input.path;
+  if (typeof sought === 'string' && sought.trim() !== '') {
+    const where = typeof path === 'string' && path !== '' ? ` in ${basename(path)}` : '';
+    return `${use.name} ${clip(sought.trim().split(/\s+/).slice(0, 3).join(' '), 30)}${where}`;
+  }
   if (typeof path === 'string' && path !== '') return `${use.name} ${basename(path)}`;
   const command = shellCommandOf(use);
   if (command !== undefined) return commandLabel(command);
   if (typeof input.url === 'string') return `${use.name} ${input.url.replace(/^\w+:\/\//, '').split('/')[0] ?? ''}`.trimEnd();
   if (Array.isArray(input.todos)) return todoLabel(input.todos as unknown[]);
-  const words = input.pattern ?? input.query ?? input.description ?? firstString(input);
+  const words = input.description ?? firstString(input);
   return typeof words === 'string' && words.trim() !== '' ? `${use.name} ${clip(words.trim().split(/\s+/).slice(0, 3).join(' '), 30)}` : use.name;
 }
 
