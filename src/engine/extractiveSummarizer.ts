@@ -14,13 +14,13 @@ export class ExtractiveSummarizer implements Summarizer {
   async summarize(input: SummarizeRequest): Promise<SummarizeResult> {
     const count = (s: string) => this.tokenizer.count(s);
     const text = input.request.messages.flatMap((m) => m.content.map(blockText)).join('\n');
-    const lines = text.split('\n').map((l) => l.trim()).filter((l) => l.length > 0);
+    const lines = text.split('\n').map((l) => l.trim());
     const picked: string[] = [];
     let used = 0;
     const seen = new Set<string>();
     for (const line of lines) {
       const isHeading = /^e\d+:/.test(line);
-      if (!isHeading && !SIGNAL.test(line)) continue;
+      if (!isHeading && !SIGNAL.test(line)) continue; // blank lines drop out here too
       const clipped = line.length > 240 ? `${line.slice(0, 237)}...` : line;
       if (seen.has(clipped)) continue;
       const cost = count(clipped) + 1;

@@ -13,6 +13,11 @@ interface Entry {
 const MAX_IDS_PER_KEY = 6;
 const KIND_ORDER: ReferenceKind[] = ['file', 'symbol', 'error'];
 
+/** Code-unit order of keys, the same on every machine (unlike localeCompare). */
+function byKey(a: Entry, b: Entry): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
 /**
  * L4: file paths, symbols and error signatures -> the exchanges where they occur. Updated
  * incrementally per exchange; rendering ranks by hits and recency and stops at the budget.
@@ -59,7 +64,7 @@ export class ReferenceIndex {
     if (maxTokens <= 0 || this.entries.size === 0) return '';
     const ranked = [...this.entries.values()]
       .map((e) => ({ e, score: e.hits + 8 / (1 + Math.max(0, currentSeq - e.lastSeq) / 10) }))
-      .sort((a, b) => b.score - a.score || (a.e.key < b.e.key ? -1 : a.e.key > b.e.key ? 1 : 0))
+      .sort((a, b) => b.score - a.score || byKey(a.e, b.e))
       .slice(0, maxEntries);
     const chosen: Entry[] = [];
     let used = 0;
@@ -71,7 +76,7 @@ export class ReferenceIndex {
     }
     const lines: string[] = [];
     for (const kind of KIND_ORDER) {
-      const ofKind = chosen.filter((e) => e.kind === kind).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      const ofKind = chosen.filter((e) => e.kind === kind).sort(byKey);
       if (ofKind.length === 0) continue;
       lines.push(`${kind}s: ${ofKind.map((e) => `${e.key} ${e.seqs.map((s) => `e${s}`).join(',')}`).join('; ')}`);
     }
