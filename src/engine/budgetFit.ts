@@ -5,7 +5,7 @@ import type { EngineEvent } from './engineEvents';
 import { layerBudgets, lowWatermark } from './engineState';
 import type { EngineState, Pressure } from './engineState';
 import type { LiveExchange } from './liveExchange';
-import { sumTokens } from './liveExchange';
+import { contentTokens } from './blockTokens';
 import { maskableOutputTokens, maskCommandOutputs } from './outputMasking';
 import { morePressure, relayer } from './relayer';
 import { buildTurn } from './requestLayout';
@@ -135,7 +135,7 @@ export function shrinkPending(state: EngineState, budget: number): BuiltTurn {
     const slack = 50 * 2 ** attempt;
     const share = Math.max(5, Math.floor((budget - others - slack) / Math.max(1, pending.input.length)) - 10);
     pending.input = pending.input.map((b) => shrinkBlock(b, share, count));
-    pending.inputTokens = sumTokens(pending.input, count);
+    pending.inputTokens = contentTokens(pending.input, count);
     built = buildTurn(state);
   }
   return built;

@@ -2,7 +2,7 @@ import type { EngineSettings } from '../shared/engineSettings';
 import type { ContentBlock, Message, MessagesRequest, TextBlock, ToolDefinition } from '../shared/messages';
 import { parseProtocolBlocks } from '../shared/protocolSchema';
 import type { Housekeeping } from '../shared/protocolSchema';
-import { safeBudget } from './blockTokens';
+import { contentTokens, safeBudget } from './blockTokens';
 import type { CondenseCall } from './condenser';
 import { condense, slideWindow } from './condenser';
 import { callCost } from './engineEvents';
@@ -12,7 +12,7 @@ import type { EngineState } from './engineState';
 import type { Exchange } from './exchange';
 import type { FlushReport } from './archiveWriteQueue';
 import { ExchangeRecorder } from './exchangeRecorder';
-import { renderInput, renderOutput, sumTokens } from './liveExchange';
+import { renderInput, renderOutput } from './liveExchange';
 import { emptyNarrative } from './narrative';
 import type { ArchiveStore, Clock, Logger, RetrievalFormat, Summarizer, Tokenizer } from './ports';
 import { StrataError } from './ports';
@@ -140,7 +140,7 @@ export class ContextEngine {
       input: blocks,
       calls: this.lastCalls,
       originals: rendered.originals,
-      inputTokens: sumTokens(blocks, count),
+      inputTokens: contentTokens(blocks, count),
       outputTokens: 0,
       ...(options.changedFiles ? { changedFiles: [...options.changedFiles] } : {}),
     };
@@ -244,7 +244,7 @@ export class ContextEngine {
     const count = (t: string) => this.state.tokenizer.count(t);
     const protocol = parseProtocolBlocks(output.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n'));
     pending.output = renderOutput(output);
-    pending.outputTokens = sumTokens(pending.output, count);
+    pending.outputTokens = contentTokens(pending.output, count);
     const exchange: Exchange = { seq: pending.seq, createdAt: pending.createdAt, input: this.pendingOriginal, output };
     const problems = [...protocol.problems, ...this.recorder.record(exchange, protocol.housekeeping as Housekeeping | undefined)];
     this.state.tail.push(pending);

@@ -88,11 +88,6 @@ function toolUseToText(block: ToolUseBlock): TextBlock {
   return { type: 'text', text: `[tool call ${block.id}: ${block.name} ${JSON.stringify(block.input ?? null)}]` };
 }
 
-/** Tokens of these blocks sent as one message. */
-export function sumTokens(blocks: ContentBlock[], count: (s: string) => number): number {
-  return contentTokens(blocks, count);
-}
-
 /**
  * Tool results whose call is no longer in the prompt must become text (the API refuses a
  * tool_result without its tool_use). The text names the call so nothing is ambiguous.
@@ -118,7 +113,7 @@ export function maskOutputs(live: LiveExchange, reason: (id: string) => string |
     const original = live.originals.get(block.tool_use_id) ?? toolResultText(block);
     return withResultText(block as ToolResultBlock, maskedPointer(live.seq, live.calls.get(block.tool_use_id), original, why));
   });
-  live.inputTokens = sumTokens(live.input, count);
+  live.inputTokens = contentTokens(live.input, count);
   return masked;
 }
 

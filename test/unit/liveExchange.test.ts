@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LiveExchange } from '../../src/engine/liveExchange';
-import { messageTokens } from '../../src/engine/blockTokens';
-import { fileChangesOf, fileReadsOf, orphanToText, renderInput, renderOutput, sumTokens } from '../../src/engine/liveExchange';
+import { contentTokens, messageTokens } from '../../src/engine/blockTokens';
+import { fileChangesOf, fileReadsOf, orphanToText, renderInput, renderOutput } from '../../src/engine/liveExchange';
 import type { ToolCall } from '../../src/engine/toolOutput';
 import type { ContentBlock } from '../../src/shared/messages';
 
@@ -108,14 +108,14 @@ describe('the files an exchange touched', () => {
   });
 });
 
-describe('sumTokens', () => {
+describe('contentTokens', () => {
   it('counts blocks as one message would', () => {
     const count = (s: string) => s.length;
     const blocks: ContentBlock[] = [
       { type: 'text', text: 'abc' },
       { type: 'tool_result', tool_use_id: 't', content: 'defgh' },
     ];
-    expect(sumTokens(blocks, count)).toBe(messageTokens({ role: 'user', content: blocks }, count));
-    expect(sumTokens(blocks, count)).toBeGreaterThan(sumTokens(blocks.slice(1), count));
+    expect(contentTokens(blocks, count)).toBe(messageTokens({ role: 'user', content: blocks }, count));
+    expect(contentTokens(blocks, count)).toBeGreaterThan(contentTokens(blocks.slice(1), count));
   });
 });

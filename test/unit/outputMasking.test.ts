@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { blockTokens } from '../../src/engine/blockTokens';
+import { blockTokens, contentTokens } from '../../src/engine/blockTokens';
 import { newEngineState } from '../../src/engine/engineState';
 import type { LiveExchange } from '../../src/engine/liveExchange';
-import { sumTokens } from '../../src/engine/liveExchange';
 import { emptyNarrative } from '../../src/engine/narrative';
 import { maskCommandOutputs, maskableOutputTokens } from '../../src/engine/outputMasking';
 import { resolveEngineSettings } from '../../src/shared/engineSettings';
@@ -16,7 +15,7 @@ function live(seq: number, reads?: string): LiveExchange {
   const call = reads ? { name: 'Read', input: { file_path: reads } } : { name: 'Bash', input: { command: `make ${seq}` } };
   const output = `output of call ${seq}\n`.repeat(20);
   const input = [{ type: 'tool_result' as const, tool_use_id: id, content: output }];
-  return { seq, createdAt: seq, input, output: [{ type: 'text', text: `answer ${seq}` }], calls: new Map([[id, call]]), originals: new Map([[id, output]]), inputTokens: sumTokens(input, count), outputTokens: 5 };
+  return { seq, createdAt: seq, input, output: [{ type: 'text', text: `answer ${seq}` }], calls: new Map([[id, call]]), originals: new Map([[id, output]]), inputTokens: contentTokens(input, count), outputTokens: 5 };
 }
 
 describe('maskCommandOutputs: command outputs older than the recent exchanges become pointers', () => {
@@ -30,7 +29,7 @@ describe('maskCommandOutputs: command outputs older than the recent exchanges be
     expect(maskCommandOutputs(state, 1)).toBe(1);
     const [bash, read, recent] = state.tail;
     expect(JSON.stringify(bash!.input)).toContain('[output masked: Bash make 1, 21 lines');
-    expect(bash!.inputTokens).toBe(sumTokens(bash!.input, count));
+    expect(bash!.inputTokens).toBe(contentTokens(bash!.input, count));
     expect(bash!.inputTokens).toBeLessThan(before[0]!);
     expect(read!.inputTokens).toBe(before[1]);
     expect(JSON.stringify(recent!.input)).toContain('output of call 3');

@@ -194,7 +194,7 @@ function callLabel(use: ToolUseBlock): string {
   const path = input.file_path ?? input.notebook_path ?? input.path;
   if (typeof sought === 'string' && sought.trim() !== '') {
     const where = typeof path === 'string' && path !== '' ? ` in ${basename(path)}` : '';
-    return `${use.name} ${clip(sought.trim().split(/\s+/).slice(0, 3).join(' '), 30)}${where}`;
+    return `${use.name} ${fewWords(sought)}${where}`;
   }
   if (typeof path === 'string' && path !== '') return `${use.name} ${basename(path)}`;
   const command = shellCommandOf(use);
@@ -202,7 +202,12 @@ function callLabel(use: ToolUseBlock): string {
   if (typeof input.url === 'string') return `${use.name} ${input.url.replace(/^\w+:\/\//, '').split('/')[0] ?? ''}`.trimEnd();
   if (Array.isArray(input.todos)) return todoLabel(input.todos as unknown[]);
   const words = input.description ?? firstString(input);
-  return typeof words === 'string' && words.trim() !== '' ? `${use.name} ${clip(words.trim().split(/\s+/).slice(0, 3).join(' '), 30)}` : use.name;
+  return typeof words === 'string' && words.trim() !== '' ? `${use.name} ${fewWords(words)}` : use.name;
+}
+
+/** The first three words of an argument, at most 30 characters. */
+function fewWords(text: string): string {
+  return clip(text.trim().split(/\s+/).slice(0, 3).join(' '), 30);
 }
 
 /** A todo list update named by the item in progress (else the next pending one) and the count done. */
