@@ -177,6 +177,20 @@ describe('shrinkPending: the pending input cut to what the budget leaves', () =>
   });
 });
 
+describe('shrinkPending with many blocks', () => {
+  it('an input of many blocks, each over its share, is cut to fit with room for every block', () => {
+    // 130 blocks of 100 tokens, far over a 4,000-token budget (an answer that ran 130 tools at once)
+    const input = Array.from({ length: 130 }, (_, i) => text(words(100, `file${i}`)));
+    const state = stateOf(small, [], pendingWith(1, input));
+    const budget = effectiveBudget(state.settings);
+    const built = shrinkPending(state, budget);
+    expect(built.tokens).toBeLessThanOrEqual(budget);
+    // every block keeps its start: none was dropped to make room for the others
+    expect(state.pending!.input).toHaveLength(130);
+    state.pending!.input.forEach((b, i) => expect(b.type === 'text' && b.text.startsWith(`file${i} abc`)).toBe(true));
+  });
+});
+
 describe('capTask: the task cut so that each block holds its share', () => {
   it('shares the cap among the blocks, never less than 50 tokens a block', () => {
     const blocks = [text(words(400, 'one')), text(words(400, 'two')), text(words(400, 'three'))];
