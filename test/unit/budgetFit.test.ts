@@ -41,6 +41,13 @@ function bashExchange(seq: number, outTokens: number): LiveExchange {
   };
 }
 
+/** Exchange `seq` whose input is a Read of its own file, `outTokens` of it. */
+function readExchange(seq: number, outTokens: number): LiveExchange {
+  const ex = bashExchange(seq, outTokens);
+  ex.calls = new Map([[`b${seq}`, { name: 'Read', input: { file_path: `src/f${seq}.ts` } }]]);
+  return ex;
+}
+
 function pendingWith(seq: number, input: ContentBlock[]): LiveExchange {
   return { seq, createdAt: seq, input, calls: new Map(), originals: new Map(), inputTokens: contentTokens(input, count), outputTokens: 0 };
 }
@@ -50,7 +57,10 @@ function stateOf(settings: Partial<EngineSettings>, tail: LiveExchange[], pendin
   const state = newEngineState(resolveEngineSettings(settings), charTokenizer, [{ type: 'text', text: 'You are a test agent.' }], [], emptyNarrative('Fix the build'));
   state.task = tail[0]?.input ?? pending.input;
   state.tail = tail;
-  for (const ex of tail) state.headers[ex.seq - 1] = { seq: ex.seq, line: `e${ex.seq} step`, tools: [], files: [] };
+  for (const ex of tail) {
+    state.headers[ex.seq - 1] = { seq: ex.seq, line: `e${ex.seq} step`, tools: [], files: [] };
+    state.fileViews.observe(ex);
+  }
   state.pending = pending;
   return state;
 }
@@ -141,6 +151,25 @@ describe('layerToFit: re-layering alone brings the turn under the budget', () =>
     // pressure 1 masks the outputs working memory keeps, all but the newest
     expect(JSON.stringify(above.state.tail[0]!.input)).toContain('[masked to fit the budget: Bash make step13');
     expect(above.built.tokens).toBeLessThan(roomy);
+  });
+
+  it('when each hand-down buys little back (the reads return as file views), tries a few at pressure 0, then masks instead of emptying working memory', () => {
+    // file views may take 60% of the budget, and the low watermark is near the budget
+    const settings = resolveEngineSettings({ ...small, lowWatermarkPercent: 90, fileViewPercent: 60 });
+    const tail = Array.from({ length: 35 }, (_, i) => readExchange(i + 1, 100));
+    const state = stateOf(settings, tail, pendingWith(36, [text('go on')]));
+    const budget = effectiveBudget(settings);
+    expect(buildTurn(state).tokens).toBeGreaterThan(budget);
+    const events: EngineEvent[] = [];
+    const built = layerToFit(state, budget, 36, events);
+    const [calm, squeezed, ...rest] = relayers(events);
+    expect([calm?.pressure, squeezed?.pressure, rest]).toEqual([0, 1, []]);
+    // pressure 0 stopped with more than the minimum still in working memory...
+    expect(calm!.foldedThrough).toBeLessThan(35 - settings.workingMemoryMin);
+    // ...and pressure 1 masked the outputs of all the exchanges it kept but the newest
+    expect(squeezed!.masked).toBe(state.tail.length - 1);
+    expect(state.tail.length).toBeGreaterThan(settings.workingMemoryMin);
+    expect(built.tokens).toBeLessThanOrEqual(lowWatermark(settings));
   });
 
   /** Ten Bash exchanges of 100 tokens of output, and the output masking threshold at `threshold`. */
