@@ -172,6 +172,18 @@ describe('layerToFit: re-layering alone brings the turn under the budget', () =>
     expect(built.tokens).toBeLessThanOrEqual(lowWatermark(settings));
   });
 
+  it('an input over the budget by itself: every exchange goes down, pressure rises to its highest, and the rest is left to the caller', () => {
+    const settings = resolveEngineSettings(small);
+    const budget = effectiveBudget(settings);
+    const state = stateOf(settings, Array.from({ length: 6 }, (_, i) => bashExchange(i + 1, 100)), pendingWith(7, [text(words(budget + 500, 'huge'))]));
+    const events: EngineEvent[] = [];
+    const built = layerToFit(state, budget, 7, events);
+    expect(relayers(events).map((e) => e.pressure)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(state.tail).toEqual([]);
+    expect(state.foldedThrough).toBe(6);
+    expect(built.tokens).toBeGreaterThan(budget);
+  });
+
   /** Ten Bash exchanges of 100 tokens of output, and the output masking threshold at `threshold`. */
   const masking = (threshold: number) => {
     const tail = Array.from({ length: 10 }, (_, i) => bashExchange(i + 1, 100));
