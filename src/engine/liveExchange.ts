@@ -3,7 +3,7 @@ import { toolResultText } from '../shared/messages';
 import { withoutProtocolBlocks } from '../shared/protocolSchema';
 import { contentTokens } from './blockTokens';
 import type { ToolCall } from './toolOutput';
-import { compactToolOutput, describeCall, fileEditedBy, fileReadBy, maskedPointer, withResultText } from './toolOutput';
+import { compactToolOutput, describeCall, fileEditedBy, fileReadBy, isPointerTo, maskedPointer, withResultText } from './toolOutput';
 
 /**
  * An exchange as working memory sends it. `input` and `output` are rendered once, when the
@@ -102,15 +102,18 @@ export function orphanToText(blocks: ContentBlock[], calls: Map<string, ToolCall
   });
 }
 
-/** Replaces the outputs of `live` by pointers, except those `keep` accepts. Returns how many. */
+/**
+ * Replaces by a pointer each output of `live` that `reason` gives a reason for (a pointer already
+ * there takes the new reason). Returns how many were not pointers before.
+ */
 export function maskOutputs(live: LiveExchange, reason: (id: string) => string | undefined, count: (s: string) => number): number {
   let masked = 0;
   live.input = live.input.map((block): ContentBlock => {
     if (block.type !== 'tool_result') return block;
     const why = reason(block.tool_use_id);
     if (!why) return block;
-    masked += 1;
     const original = live.originals.get(block.tool_use_id) ?? toolResultText(block);
+    if (!isPointerTo(toolResultText(block), live.seq, original)) masked += 1;
     return withResultText(block as ToolResultBlock, maskedPointer(live.seq, live.calls.get(block.tool_use_id), original, why));
   });
   live.inputTokens = contentTokens(live.input, count);

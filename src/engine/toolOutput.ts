@@ -96,9 +96,21 @@ export function withResultText(block: ToolResultBlock, text: string): ToolResult
 
 /** One-line pointer that replaces a tool output which left the prompt; says how to get it back. */
 export function maskedPointer(seq: number, call: ToolCall | undefined, text: string, reason: string): string {
-  const lines = text.length === 0 ? 0 : text.split('\n').length;
   const what = call ? describeCall(call) : 'tool output';
-  return `[${reason}: ${what}, ${lines} lines, ${text.length} chars; request e${seq} full to see it]`;
+  return `[${reason}: ${what}${pointerEnd(seq, text)}`;
+}
+
+/**
+ * Whether `shown` is already a pointer to `original` (whatever its reason). A real output cannot
+ * pass for one: it would have to state its own line count and length, and end with this request.
+ */
+export function isPointerTo(shown: string, seq: number, original: string): boolean {
+  return shown.startsWith('[') && shown.endsWith(pointerEnd(seq, original));
+}
+
+function pointerEnd(seq: number, text: string): string {
+  const lines = text.length === 0 ? 0 : text.split('\n').length;
+  return `, ${lines} lines, ${text.length} chars; request e${seq} full to see it]`;
 }
 
 /** Short human description of a call: its name and main argument. */

@@ -202,6 +202,9 @@ describe('ChatController over the Task loop', () => {
     controller.handle({ type: 'chat/send', requestId: 'r2', text: 'second' });
     await until('idle r2', idleFor('r2'));
     expect(opens).toBe(2);
+    // (said first so that a failed turn shows its error rather than a missing request)
+    expect(of('chat/error')).toEqual([]);
+    expect(of('chat/idle').at(-1)).toMatchObject({ requestId: 'r2', reason: 'answered' });
     // The new session starts empty: its request holds no trace of the first one.
     expect(JSON.stringify(body(1).messages)).not.toContain('first');
   });

@@ -116,6 +116,16 @@ describe('relayer: one step down, then pointers', () => {
     expect(outputText(calm.tail[0]!)).toContain('output of call 1');
   });
 
+  it('counts an output once: a pointer masked again (here under a new reason) is not counted again', () => {
+    const state = stateWith([live(1, 'a.ts'), live(2), live(3, 'a.ts'), live(4)], 0);
+    expect(relayer(state, 4)).toBe(1); // e1's read, superseded by e3's
+    expect(relayer(state, 4)).toBe(0);
+    state.pressure = 1;
+    expect(relayer(state, 4)).toBe(2); // e2 and e3; e1 was a pointer already
+    expect(outputText(state.tail[0]!)).toContain('[masked to fit the budget: Read a.ts, 21 lines');
+    expect(relayer(state, 4)).toBe(0);
+  });
+
   it('sends L3 summaries (with their id) below pressure 3 only, and forgets summaries older than the band', () => {
     const make = (pressure: Pressure) => {
       const state = stateWith(Array.from({ length: 12 }, (_, i) => live(i + 1)), pressure, { summaryCount: 2 });
