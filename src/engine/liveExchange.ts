@@ -112,7 +112,9 @@ export function maskOutputs(live: LiveExchange, reason: (id: string) => string |
     if (block.type !== 'tool_result') return block;
     const why = reason(block.tool_use_id);
     if (!why) return block;
-    const original = live.originals.get(block.tool_use_id) ?? toolResultText(block);
+    const original = live.originals.get(block.tool_use_id);
+    // no original: the placeholder of a call left unanswered, shorter than any pointer to it
+    if (original === undefined) return block;
     if (!isPointerTo(toolResultText(block), live.seq, original)) masked += 1;
     return withResultText(block as ToolResultBlock, maskedPointer(live.seq, live.calls.get(block.tool_use_id), original, why));
   });

@@ -3,6 +3,7 @@ import { condense, slideWindow } from '../../src/engine/condenser';
 import type { EngineState, Pressure } from '../../src/engine/engineState';
 import { activeHeaders, layerBudgets, newEngineState } from '../../src/engine/engineState';
 import type { LiveExchange } from '../../src/engine/liveExchange';
+import { NO_RESULT_TEXT } from '../../src/engine/liveExchange';
 import { emptyNarrative } from '../../src/engine/narrative';
 import type { Summarizer } from '../../src/engine/ports';
 import { relayer } from '../../src/engine/relayer';
@@ -124,6 +125,14 @@ describe('relayer: one step down, then pointers', () => {
     expect(relayer(state, 4)).toBe(2); // e2 and e3; e1 was a pointer already
     expect(outputText(state.tail[0]!)).toContain('[masked to fit the budget: Read a.ts, 21 lines');
     expect(relayer(state, 4)).toBe(0);
+  });
+
+  it("leaves a call's no-result placeholder as it is: a pointer to it would be longer, and a pointer again a pointer to that", () => {
+    const unanswered: LiveExchange = { ...live(1), input: [{ type: 'tool_result', tool_use_id: 't1', content: NO_RESULT_TEXT }], originals: new Map() };
+    const state = stateWith([unanswered, live(2), live(3)], 1);
+    expect(relayer(state, 3)).toBe(1); // e2 only
+    expect(relayer(state, 3)).toBe(0);
+    expect(state.tail[0]!.input).toEqual([{ type: 'tool_result', tool_use_id: 't1', content: NO_RESULT_TEXT }]);
   });
 
   it('sends L3 summaries (with their id) below pressure 3 only, and forgets summaries older than the band', () => {
