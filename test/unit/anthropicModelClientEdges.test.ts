@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AnthropicModelClient, type AnthropicModelClientOptions } from '../../src/adapters/anthropicModelClient';
 import type { MessagesRequest } from '../../src/shared/messages';
 import { ModelError, type ModelCall, type ModelErrorCode } from '../../src/task/modelClient';
@@ -180,6 +180,22 @@ describe('AnthropicModelClient: error kinds, messages and retry rules', () => {
     expect(scrubbed.message).toContain('(401: invalid x-api-key [api key])');
     const short = await failure(new AnthropicModelClient({ apiKey: 'ke', baseURL: server.url, maxRetries: 0 }).stream(call(), () => undefined));
     expect(short.message).toContain('(401: invalid x-api-key)');
+  });
+
+  it('writes nothing to the console, whatever ANTHROPIC_LOG in the environment asks', async () => {
+    const before = process.env.ANTHROPIC_LOG;
+    process.env.ANTHROPIC_LOG = 'debug';
+    const spies = (['log', 'debug', 'info', 'warn', 'error'] as const).map((level) => vi.spyOn(console, level).mockImplementation(() => undefined));
+    try {
+      server.enqueue(faults.rateLimited(SHORT_WAIT), textAnswer('ok'));
+      await client({ maxRetries: 1 }).stream(call(), () => undefined);
+      expect(server.messageRequests).toHaveLength(2);
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      if (before === undefined) delete process.env.ANTHROPIC_LOG;
+      else process.env.ANTHROPIC_LOG = before;
+    }
   });
 
   it('sends no tools field when the request has no tools', async () => {
