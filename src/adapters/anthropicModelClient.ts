@@ -54,7 +54,7 @@ export class AnthropicModelClient implements ModelClient {
     for (let attempt = 0; ; attempt++) {
       const answer = new StreamedAnswer(call.model, onEvent);
       try {
-        return await this.once(call, answer);
+        return await this.once(call, answer, attempt);
       } catch (err) {
         // Stopped by the caller before or between tries: an aborted (possibly empty) answer, not an error.
         if (call.signal?.aborted) return answer.result('aborted');
@@ -86,8 +86,12 @@ export class AnthropicModelClient implements ModelClient {
     return out;
   }
 
-  /** One request: resolves with the whole answer, or the partial one on abort; throws otherwise. */
-  private async once(call: ModelCall, answer: StreamedAnswer): Promise<ModelResult> {
+  /**
+   * One request: resolves with the whole answer, or the partial one on abort; throws otherwise.
+   * The SDK may retry HTTP errors only with the tries left, so in-stream and HTTP retries together
+   * stay within `maxRetries` (and an HTTP error's message counts `maxRetries + 1` tries truly).
+   */
+  private async once(call: ModelCall, answer: StreamedAnswer, attempt: number): Promise<ModelResult> {
     const idle = new AbortController();
     const signal = call.signal ? AbortSignal.any([call.signal, idle.signal]) : idle.signal;
     const body: MessageCreateParamsStreaming = {
@@ -99,7 +103,7 @@ export class AnthropicModelClient implements ModelClient {
       ...(call.request.tools.length > 0 ? { tools: call.request.tools as MessageCreateParamsStreaming['tools'] } : {}),
       stream: true,
     };
-    const stream = await this.client.messages.create(body, { signal });
+    const stream = await this.client.messages.create(body, { signal, maxRetries: this.maxRetries - attempt });
     let timer: ReturnType<typeof setTimeout> | undefined;
     const arm = (): void => {
       clearTimeout(timer);

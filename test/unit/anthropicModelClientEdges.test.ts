@@ -110,6 +110,14 @@ describe('AnthropicModelClient: error kinds, messages and retry rules', () => {
     expect(err.message).toContain('(in stream: Overloaded), still after 2 tries.');
   });
 
+  it('keeps to maxRetries in all when an in-stream failure is followed by HTTP errors, and counts the tries right', async () => {
+    server.enqueue(faults.streamOverloaded(textAnswer('a'), 1), faults.serverError(), faults.serverError(), textAnswer('never asked for'));
+    const err = await failure(client({ maxRetries: 1 }).stream(call(), () => undefined));
+    expect(server.messageRequests).toHaveLength(2);
+    expect(err.code).toBe('model_server');
+    expect(err.message).toContain('still after 2 tries.');
+  });
+
   it('does not retry an in-stream error that cannot succeed again', async () => {
     server.enqueue(streamError('invalid_request_error', 'messages: bad'), textAnswer('never asked for'));
     const err = await failure(client({ maxRetries: 2 }).stream(call(), () => undefined));
@@ -237,7 +245,16 @@ describe('AnthropicModelClient.listModels: fields, paging and failures', () => {
     expect(err.message).toBe('The model request was stopped.');
   });
 
-  it('a listing refused by the API maps like a message call, with the tries counted', async () => {
+  it('a listing that cannot reach the endpoint counts the SDK’s tries', async () => {
+    const gone = await MessagesApiServer.start();
+    const url = gone.url;
+    await gone.close();
+    const err = await failure(new AnthropicModelClient({ apiKey: KEY, baseURL: url, maxRetries: 1 }).listModels());
+    expect(err.code).toBe('model_unavailable');
+    expect(err.message).toBe(`Cannot reach the model API at ${url} after 2 tries. Check the network or the base URL, then retry.`);
+  });
+
+  it('a listing refused by the API maps like a message call', async () => {
     const refusing = await MessagesApiServer.start();
     try {
       // The server has no route under /nowhere: a 404 with its own message.
