@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicModelClient } from '../../src/adapters/anthropicModelClient';
 import type { MessagesRequest } from '../../src/shared/messages';
-import { ModelError, type ModelCall, type ModelStreamEvent } from '../../src/task/modelClient';
+import { type ModelCall, type ModelStreamEvent } from '../../src/task/modelClient';
+import { modelFailure } from '../support/modelFailure';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { faults, MessagesApiServer } from '../support/messagesApiServer';
 
@@ -46,15 +47,6 @@ async function run(c: AnthropicModelClient, extra: Partial<ModelCall> = {}) {
   const events: ModelStreamEvent[] = [];
   const result = await c.stream(call(extra), (e) => events.push(e));
   return { result, events };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ModelError);
-  return err as ModelError;
 }
 
 describe('AnthropicModelClient over real HTTP (the SDK against a local Messages API)', () => {
@@ -106,7 +98,7 @@ describe('AnthropicModelClient over real HTTP (the SDK against a local Messages 
 
   it('retries 529 and 500, then gives a clear error after the last try', async () => {
     server.enqueue(faults.overloaded(), faults.serverError(), faults.overloaded());
-    const err = await failure(client({ maxRetries: 2 }).stream(call(), () => undefined));
+    const err = await modelFailure(client({ maxRetries: 2 }).stream(call(), () => undefined));
     expect(server.messageRequests).toHaveLength(3);
     expect(err.code).toBe('model_overloaded');
     expect(err.retryable).toBe(true);
@@ -116,14 +108,14 @@ describe('AnthropicModelClient over real HTTP (the SDK against a local Messages 
 
   it('a 500 on every try ends in model_server', async () => {
     server.enqueue(faults.serverError(), faults.serverError());
-    const err = await failure(client({ maxRetries: 1 }).stream(call(), () => undefined));
+    const err = await modelFailure(client({ maxRetries: 1 }).stream(call(), () => undefined));
     expect(server.messageRequests).toHaveLength(2);
     expect(err.code).toBe('model_server');
   });
 
   it('maps "prompt is too long" to model_prompt_too_long without retrying', async () => {
     server.enqueue(faults.promptTooLong(214_000, 200_000));
-    const err = await failure(client().stream(call(), () => undefined));
+    const err = await modelFailure(client().stream(call(), () => undefined));
     expect(server.messageRequests).toHaveLength(1);
     expect(err.code).toBe('model_prompt_too_long');
     expect(err.message).toContain('214000 tokens > 200000');
@@ -132,13 +124,13 @@ describe('AnthropicModelClient over real HTTP (the SDK against a local Messages 
 
   it('maps a 413 request_too_large the same way', async () => {
     server.enqueue({ fault: 'status', status: 413, errorType: 'request_too_large', message: 'Request exceeds the maximum allowed number of bytes.' });
-    const err = await failure(client().stream(call(), () => undefined));
+    const err = await modelFailure(client().stream(call(), () => undefined));
     expect(err.code).toBe('model_prompt_too_long');
   });
 
   it('a plain 400 is not retried and says it is a bug to report', async () => {
     server.enqueue({ fault: 'status', status: 400, errorType: 'invalid_request_error', message: 'messages: roles must alternate' });
-    const err = await failure(client().stream(call(), () => undefined));
+    const err = await modelFailure(client().stream(call(), () => undefined));
     expect(server.messageRequests).toHaveLength(1);
     expect(err.code).toBe('model_bad_request');
     expect(err.retryable).toBe(false);
@@ -165,7 +157,7 @@ describe('AnthropicModelClient over real HTTP (the SDK against a local Messages 
   it('a request that gets no headers in time is retried, then fails as unavailable', async () => {
     server.enqueue(faults.stall(textAnswer('late'), 3_000), faults.stall(textAnswer('late'), 3_000));
     const c = new AnthropicModelClient({ apiKey: KEY, baseURL: server.url, maxRetries: 1, requestTimeoutMs: 200 });
-    const err = await failure(c.stream(call(), () => undefined));
+    const err = await modelFailure(c.stream(call(), () => undefined));
     expect(server.messageRequests).toHaveLength(2);
     expect(err.code).toBe('model_unavailable');
     expect(err.message).toMatch(/did not answer in time after 2 tries/);
@@ -175,7 +167,7 @@ describe('AnthropicModelClient over real HTTP (the SDK against a local Messages 
     // 12 events: start, block start, ping, 8 deltas of 5 chars ... cut after 6 (3 deltas shown).
     server.enqueue(faults.cut(textAnswer('First part. Second part never arrives.'), 6));
     const events: ModelStreamEvent[] = [];
-    const err = await failure(client({ maxRetries: 0 }).stream(call(), (e) => events.push(e)));
+    const err = await modelFailure(client({ maxRetries: 0 }).stream(call(), (e) => events.push(e)));
     expect(err.code).toBe('model_stream_cut');
     expect(err.partial.message.content).toEqual([{ type: 'text', text: 'First part. Sec' }]);
     expect(events.map((e) => (e.type === 'text' ? e.text : '')).join('')).toBe('First part. Sec');
@@ -184,7 +176,7 @@ describe('AnthropicModelClient over real HTTP (the SDK against a local Messages 
 
   it('a clean early end (no message_stop) is a cut too', async () => {
     server.enqueue(faults.cut(textAnswer('Half an answer'), 4, 'end'));
-    const err = await failure(client({ maxRetries: 0 }).stream(call(), () => undefined));
+    const err = await modelFailure(client({ maxRetries: 0 }).stream(call(), () => undefined));
     expect(err.code).toBe('model_stream_cut');
     expect(err.partial.message.content).toEqual([{ type: 'text', text: 'Half ' }]);
   });
@@ -199,7 +191,7 @@ describe('AnthropicModelClient over real HTTP (the SDK against a local Messages 
 
   it('does not retry a stream that already showed text; the error keeps it', async () => {
     server.enqueue(faults.streamOverloaded(textAnswer('visible words'), 4), textAnswer('never asked for'));
-    const err = await failure(client({ maxRetries: 2 }).stream(call(), () => undefined));
+    const err = await modelFailure(client({ maxRetries: 2 }).stream(call(), () => undefined));
     expect(server.messageRequests).toHaveLength(1);
     expect(err.code).toBe('model_overloaded');
     expect(err.partial.message.content).toEqual([{ type: 'text', text: 'visib' }]);
@@ -207,7 +199,7 @@ describe('AnthropicModelClient over real HTTP (the SDK against a local Messages 
 
   it('stops a stalled stream after the idle timeout and keeps what arrived', async () => {
     server.enqueue(faults.stall(textAnswer('Before the stall, after it.'), 5_000, 5));
-    const err = await failure(client({ maxRetries: 0, idleTimeoutMs: 200 }).stream(call(), () => undefined));
+    const err = await modelFailure(client({ maxRetries: 0, idleTimeoutMs: 200 }).stream(call(), () => undefined));
     expect(err.code).toBe('model_stalled');
     expect(err.partial.message.content).toEqual([{ type: 'text', text: 'Before the' }]);
   });
@@ -238,7 +230,7 @@ describe('AnthropicModelClient over real HTTP (the SDK against a local Messages 
 
   it('never puts the API key in an error, even when the server echoes it', async () => {
     server.enqueue(faults.unauthorized(`invalid x-api-key: ${KEY}`));
-    const err = await failure(client().stream(call(), () => undefined));
+    const err = await modelFailure(client().stream(call(), () => undefined));
     expect(err.code).toBe('model_auth');
     expect(err.message).toMatch(/ANTHROPIC_API_KEY/);
     for (const text of [err.message, String(err), err.stack ?? '', JSON.stringify(err)]) expect(text).not.toContain(KEY);

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AnthropicModelClient, type AnthropicModelClientOptions } from '../../src/adapters/anthropicModelClient';
 import type { MessagesRequest } from '../../src/shared/messages';
-import { ModelError, type ModelCall, type ModelErrorCode } from '../../src/task/modelClient';
+import { type ModelCall, type ModelErrorCode } from '../../src/task/modelClient';
+import { modelFailure } from '../support/modelFailure';
 import { textAnswer } from '../support/messagesApiEvents';
 import { faults, MessagesApiServer, type StreamErrorFault } from '../support/messagesApiServer';
 
@@ -27,15 +28,6 @@ function call(extra: Partial<ModelCall> = {}): ModelCall {
   return { request: REQUEST, model: MODEL, maxTokens: 256, ...extra };
 }
 
-async function failure(promise: Promise<unknown>): Promise<ModelError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ModelError);
-  return err as ModelError;
-}
-
 /** An SSE `error` event right after message_start: nothing has reached the caller. */
 function streamError(errorType: string, message: string): StreamErrorFault {
   return { fault: 'stream_error', answer: textAnswer('never shown'), afterEvents: 1, errorType, message };
@@ -50,7 +42,7 @@ interface Expected {
 describe('AnthropicModelClient: error kinds, messages and retry rules', () => {
   it('retries 4 times by default (5 tries), then says so', async () => {
     for (let i = 0; i < 6; i++) server.enqueue(faults.rateLimited(SHORT_WAIT));
-    const err = await failure(new AnthropicModelClient({ apiKey: KEY, baseURL: server.url }).stream(call(), () => undefined));
+    const err = await modelFailure(new AnthropicModelClient({ apiKey: KEY, baseURL: server.url }).stream(call(), () => undefined));
     expect(server.messageRequests).toHaveLength(5);
     expect(err.code).toBe('model_rate_limited');
     expect(err.retryable).toBe(true);
@@ -73,7 +65,7 @@ describe('AnthropicModelClient: error kinds, messages and retry rules', () => {
   for (const [status, errorType, want] of byStatus) {
     it(`an HTTP ${status} (error type '${errorType}') is ${want.code}, by its status alone`, async () => {
       server.enqueue({ fault: 'status', status, errorType, message: 'said so' });
-      const err = await failure(client().stream(call(), () => undefined));
+      const err = await modelFailure(client().stream(call(), () => undefined));
       expect(server.messageRequests).toHaveLength(1);
       expect({ code: err.code, retryable: err.retryable }).toEqual({ code: want.code, retryable: want.retryable });
       expect(err.message).toMatch(want.message);
@@ -94,7 +86,7 @@ describe('AnthropicModelClient: error kinds, messages and retry rules', () => {
   for (const [errorType, message, want] of byType) {
     it(`an SSE error event of type '${errorType}' (${message}) is ${want.code}, by its type alone`, async () => {
       server.enqueue(streamError(errorType, message));
-      const err = await failure(client().stream(call(), () => undefined));
+      const err = await modelFailure(client().stream(call(), () => undefined));
       expect({ code: err.code, retryable: err.retryable }).toEqual({ code: want.code, retryable: want.retryable });
       expect(err.message).toMatch(want.message);
       expect(err.partial.message.content).toEqual([]);
@@ -103,7 +95,7 @@ describe('AnthropicModelClient: error kinds, messages and retry rules', () => {
 
   it('retries an in-stream failure while nothing was shown, as many times as allowed and no more', async () => {
     server.enqueue(faults.streamOverloaded(textAnswer('a'), 1), faults.streamOverloaded(textAnswer('b'), 1), faults.streamOverloaded(textAnswer('c'), 1));
-    const err = await failure(client({ maxRetries: 1 }).stream(call(), () => undefined));
+    const err = await modelFailure(client({ maxRetries: 1 }).stream(call(), () => undefined));
     expect(server.messageRequests).toHaveLength(2);
     expect(server.pending).toBe(1);
     expect(err.code).toBe('model_overloaded');
@@ -112,7 +104,7 @@ describe('AnthropicModelClient: error kinds, messages and retry rules', () => {
 
   it('keeps to maxRetries in all when an in-stream failure is followed by HTTP errors, and counts the tries right', async () => {
     server.enqueue(faults.streamOverloaded(textAnswer('a'), 1), faults.serverError(), faults.serverError(), textAnswer('never asked for'));
-    const err = await failure(client({ maxRetries: 1 }).stream(call(), () => undefined));
+    const err = await modelFailure(client({ maxRetries: 1 }).stream(call(), () => undefined));
     expect(server.messageRequests).toHaveLength(2);
     expect(err.code).toBe('model_server');
     expect(err.message).toContain('still after 2 tries.');
@@ -120,14 +112,14 @@ describe('AnthropicModelClient: error kinds, messages and retry rules', () => {
 
   it('does not retry an in-stream error that cannot succeed again', async () => {
     server.enqueue(streamError('invalid_request_error', 'messages: bad'), textAnswer('never asked for'));
-    const err = await failure(client({ maxRetries: 2 }).stream(call(), () => undefined));
+    const err = await modelFailure(client({ maxRetries: 2 }).stream(call(), () => undefined));
     expect(server.messageRequests).toHaveLength(1);
     expect(err.code).toBe('model_bad_request');
   });
 
   it('a cut before anything was shown is retried; the last one says how many tries and keeps nothing', async () => {
     server.enqueue(faults.cut(textAnswer('gone'), 2), faults.cut(textAnswer('gone'), 2));
-    const err = await failure(client({ maxRetries: 1 }).stream(call(), () => undefined));
+    const err = await modelFailure(client({ maxRetries: 1 }).stream(call(), () => undefined));
     expect(server.messageRequests).toHaveLength(2);
     expect(err.code).toBe('model_stream_cut');
     expect(err.retryable).toBe(true);
@@ -137,14 +129,14 @@ describe('AnthropicModelClient: error kinds, messages and retry rules', () => {
 
   it('a clean early close says the answer stopped before its end, and keeps the part shown', async () => {
     server.enqueue(faults.cut(textAnswer('Half an answer'), 4, 'end'));
-    const err = await failure(client().stream(call(), () => undefined));
+    const err = await modelFailure(client().stream(call(), () => undefined));
     expect(err.message).toBe("The model's answer stopped before its end (the connection closed early) after 1 try. Send the message again. The part of the answer received so far is kept.");
     expect(err.retryable).toBe(true);
   });
 
   it('a stall says how long the stream was silent and after how many tries', async () => {
     server.enqueue(faults.stall(textAnswer('late'), 5_000, 1));
-    const err = await failure(client({ idleTimeoutMs: 150 }).stream(call(), () => undefined));
+    const err = await modelFailure(client({ idleTimeoutMs: 150 }).stream(call(), () => undefined));
     expect(err.code).toBe('model_stalled');
     expect(err.retryable).toBe(true);
     expect(err.message).toBe('The model stream went silent for 150 ms and was stopped after 1 try. Send the message again.');
@@ -152,7 +144,7 @@ describe('AnthropicModelClient: error kinds, messages and retry rules', () => {
 
   it('a request that gets no headers in time names the base URL and may be retried', async () => {
     server.enqueue(faults.stall(textAnswer('late'), 3_000));
-    const err = await failure(client({ requestTimeoutMs: 150 }).stream(call(), () => undefined));
+    const err = await modelFailure(client({ requestTimeoutMs: 150 }).stream(call(), () => undefined));
     expect(err.code).toBe('model_unavailable');
     expect(err.retryable).toBe(true);
     expect(err.message).toBe(`The model API did not answer in time after 1 try. Check the network or the base URL (${server.url}), then retry.`);
@@ -162,7 +154,7 @@ describe('AnthropicModelClient: error kinds, messages and retry rules', () => {
     const gone = await MessagesApiServer.start();
     const url = gone.url;
     await gone.close();
-    const err = await failure(new AnthropicModelClient({ apiKey: KEY, baseURL: url, maxRetries: 0 }).stream(call(), () => undefined));
+    const err = await modelFailure(new AnthropicModelClient({ apiKey: KEY, baseURL: url, maxRetries: 0 }).stream(call(), () => undefined));
     expect(err.code).toBe('model_unavailable');
     expect(err.retryable).toBe(true);
     expect(err.message).toBe(`Cannot reach the model API at ${url} after 1 try. Check the network or the base URL, then retry.`);
@@ -183,10 +175,10 @@ describe('AnthropicModelClient: error kinds, messages and retry rules', () => {
   it('scrubs a key of 8 characters from an echoed message, and leaves a message alone for a key too short to be one', async () => {
     const eight = 'k8k8k8k8';
     server.enqueue(faults.unauthorized(`invalid x-api-key ${eight}`), faults.unauthorized('invalid x-api-key'));
-    const scrubbed = await failure(new AnthropicModelClient({ apiKey: eight, baseURL: server.url, maxRetries: 0 }).stream(call(), () => undefined));
+    const scrubbed = await modelFailure(new AnthropicModelClient({ apiKey: eight, baseURL: server.url, maxRetries: 0 }).stream(call(), () => undefined));
     expect(scrubbed.message).not.toContain(eight);
     expect(scrubbed.message).toContain('(401: invalid x-api-key [api key])');
-    const short = await failure(new AnthropicModelClient({ apiKey: 'ke', baseURL: server.url, maxRetries: 0 }).stream(call(), () => undefined));
+    const short = await modelFailure(new AnthropicModelClient({ apiKey: 'ke', baseURL: server.url, maxRetries: 0 }).stream(call(), () => undefined));
     expect(short.message).toContain('(401: invalid x-api-key)');
   });
 
@@ -239,7 +231,7 @@ describe('AnthropicModelClient.listModels: fields, paging and failures', () => {
     server.models = [{ id: 'm' }];
     const controller = new AbortController();
     controller.abort();
-    const err = await failure(client().listModels(controller.signal));
+    const err = await modelFailure(client().listModels(controller.signal));
     expect(err.code).toBe('model_unavailable');
     expect(err.retryable).toBe(false);
     expect(err.message).toBe('The model request was stopped.');
@@ -249,7 +241,7 @@ describe('AnthropicModelClient.listModels: fields, paging and failures', () => {
     const gone = await MessagesApiServer.start();
     const url = gone.url;
     await gone.close();
-    const err = await failure(new AnthropicModelClient({ apiKey: KEY, baseURL: url, maxRetries: 1 }).listModels());
+    const err = await modelFailure(new AnthropicModelClient({ apiKey: KEY, baseURL: url, maxRetries: 1 }).listModels());
     expect(err.code).toBe('model_unavailable');
     expect(err.message).toBe(`Cannot reach the model API at ${url} after 2 tries. Check the network or the base URL, then retry.`);
   });
@@ -258,7 +250,7 @@ describe('AnthropicModelClient.listModels: fields, paging and failures', () => {
     const refusing = await MessagesApiServer.start();
     try {
       // The server has no route under /nowhere: a 404 with its own message.
-      const err = await failure(new AnthropicModelClient({ apiKey: KEY, baseURL: `${refusing.url}/nowhere`, maxRetries: 0 }).listModels());
+      const err = await modelFailure(new AnthropicModelClient({ apiKey: KEY, baseURL: `${refusing.url}/nowhere`, maxRetries: 0 }).listModels());
       expect(err.code).toBe('model_not_found');
       expect(err.message).toMatch(/^The model API has no such model or route \(404: .+\)\. Check the model id and the base URL\.$/);
     } finally {
