@@ -101,8 +101,9 @@ export function maskedPointer(seq: number, call: ToolCall | undefined, text: str
 }
 
 /**
- * Whether `shown` is already a pointer to `original` (whatever its reason). A real output cannot
- * pass for one: it would have to state its own line count and length, and end with this request.
+ * Whether `shown` is already a pointer to `original` (whatever its reason). Taken as certain: an
+ * output shown whole or trimmed would have to end by stating the original's exact line count and
+ * length and this exchange's id.
  */
 export function isPointerTo(shown: string, seq: number, original: string): boolean {
   return shown.startsWith('[') && shown.endsWith(pointerEnd(seq, original));
