@@ -80,4 +80,15 @@ describe('tiktoken tokenizer: the edges tokenCounting.test.ts leaves open', () =
     const t = shared;
     expect(t.count(a)).toBe(t.count(b));
   });
+
+  it('extrapolates at the head\'s rate: a run of twice 1,536 characters counts twice its head', () => {
+    // The head is cut into 48-character pieces, so a run of one repeated 48-character block
+    // has the same rate everywhere: the rest of the run adds as many tokens as the head.
+    const block = letters(48);
+    const head = block.repeat(1536 / 48);
+    const sampled = createTiktokenTokenizer().rawCount(head);
+    expect(sampled).toBeGreaterThan(0);
+    expect(createTiktokenTokenizer().rawCount(head + head)).toBe(2 * sampled);
+    expect(createTiktokenTokenizer().rawCount(head + head.slice(0, 768))).toBe(Math.ceil(1.5 * sampled));
+  });
 });
