@@ -51,7 +51,8 @@ async function readCapped(response: Response, maxBytes: number): Promise<{ bytes
     if (done) return { bytes: concat(chunks, size), cut: false };
     chunks.push(value);
     size += value.byteLength;
-    if (size >= maxBytes) {
+    // Over, not at, the cap: a body of exactly `maxBytes` ends at the next read and is whole.
+    if (size > maxBytes) {
       await reader.cancel();
       return { bytes: concat(chunks, size).subarray(0, maxBytes), cut: true };
     }
