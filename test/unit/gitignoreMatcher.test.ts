@@ -62,6 +62,12 @@ describe('GitignoreMatcher', () => {
     expect(await ignoredOf(matcher, paths)).toEqual(['top.txt', 'src/x.log', 'keep.log', 'src/gen/', 'src/gen/a.ts', 'src/local.txt', 'src/deep/b.log']);
   });
 
+  it('applies rule files at any depth, and rules with an inner slash relative to their own folder', async () => {
+    const { matcher } = fixture({ '.gitignore': 'docs/*.md\n', 'a/b/.gitignore': 'x.txt\nc/*.tmp\n' });
+    const paths = ['docs/a.md', 'docs/sub/a.md', 'a/docs/a.md', 'a/b/x.txt', 'a/b/deep/x.txt', 'a/x.txt', 'a/b/c/y.tmp', 'a/b/d/c/y.tmp', 'a/c/y.tmp'];
+    expect(await ignoredOf(matcher, paths)).toEqual(['docs/a.md', 'a/b/x.txt', 'a/b/deep/x.txt', 'a/b/c/y.tmp']);
+  });
+
   it('keeps an earlier verdict when a deeper .gitignore says nothing about the path', async () => {
     const { matcher } = fixture({ '.gitignore': '*.log\n', 'src/.gitignore': 'unrelated.txt\n' });
     expect(await ignoredOf(matcher, ['src/x.log', 'src/unrelated.txt', 'src/y.ts'])).toEqual(['src/x.log', 'src/unrelated.txt']);
