@@ -24,6 +24,7 @@ const FIXED: Record<string, [string | undefined, string | Buffer]> = {
   '/invalid-utf8': ['text/plain', Buffer.from([0x61, 0xff, 0x62])],
   '/large': ['text/plain', LARGE],
   '/pdf': ['application/pdf', '%PDF-1.4'],
+  '/mhtml': ['multipart/related; type="text/html"; boundary=b', '--b\r\ncontent-type: text/html\r\n\r\n<p>x</p>\r\n--b--'],
 };
 
 function route(req: IncomingMessage, res: ServerResponse): boolean {
@@ -134,6 +135,8 @@ describe('@url fetching', () => {
 
   it('says what a non-text answer is instead of showing its bytes', async () => {
     expect(await fetchUrlText(`${base}/pdf`)).toBe(`(${base}/pdf is application/pdf, not text; nothing to show)`);
+    const mhtml = 'multipart/related; type="text/html"; boundary=b';
+    expect(await fetchUrlText(`${base}/mhtml`)).toBe(`(${base}/mhtml is ${mhtml}, not text; nothing to show)`);
   });
 
   it('follows redirects, asks for HTML or text first, and reads an empty answer as empty', async () => {
@@ -178,8 +181,8 @@ describe('@url fetching', () => {
 
 describe('htmlToText', () => {
   it('drops scripts, styles, noscript and svg with their content, in any case, one element at a time', () => {
-    const html = 'a<script type="x">if (x < 1) { go(); }</script>b<STYLE>p { color: red }</STYLE>c<noscript>Enable JS</noscript>d<svg viewBox="0 0 1 1"><text>label</text></svg>e<script>f()</script>';
-    expect(htmlToText(html)).toBe('abcde');
+    const html = 'a<script type="x">if (x < 1) { go(); }</script>b<STYLE>p { color: red }</STYLE>c<noscript>Enable JS</noscript>d<svg viewBox="0 0 1 1"><text>label</text></svg>e<script>w("</style>");</script>f';
+    expect(htmlToText(html)).toBe('abcdef');
   });
 
   it('turns line breaks and block ends into new lines and removes other tags with their attributes', () => {
