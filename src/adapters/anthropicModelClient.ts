@@ -9,8 +9,10 @@
  * 0.5 s doubling to 8 s with jitter otherwise; it applies to a streamed request too (the body is
  * JSON, not a stream). So it is configured (`maxRetries`) rather than rewritten. It cannot see an
  * error that arrives inside a 200 stream (an SSE `error` event, a cut); those are retried here,
- * with the same backoff, only while nothing has reached the caller yet.
+ * with the same backoff, only while nothing has reached the caller yet. Every HTTP request of a
+ * call is counted (a `fetch` wrapper), so both kinds of retry together stay within `maxRetries`.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ModelCall, ModelClient, ModelErrorCode, ModelInfo, ModelResult, ModelStreamEvent } from '../task/modelClient';
@@ -35,6 +37,8 @@ const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 export class AnthropicModelClient implements ModelClient {
   private readonly client: Anthropic;
   private readonly maxRetries: number;
+  /** HTTP requests the SDK sent for the current stream() call, its own retries included. */
+  private readonly httpTries = new AsyncLocalStorage<{ count: number }>();
   private readonly idleTimeoutMs: number;
 
   constructor(private readonly options: AnthropicModelClientOptions) {
@@ -47,25 +51,34 @@ export class AnthropicModelClient implements ModelClient {
       maxRetries: this.maxRetries,
       timeout: options.requestTimeoutMs ?? 600_000,
       logLevel: 'off',
+      // Counts each HTTP request, the SDK's retries included (it runs them in the caller's async context).
+      fetch: (url, init) => {
+        const tries = this.httpTries.getStore();
+        if (tries) tries.count += 1;
+        return fetch(url, init);
+      },
     });
   }
 
   async stream(call: ModelCall, onEvent: (event: ModelStreamEvent) => void): Promise<ModelResult> {
-    for (let attempt = 0; ; attempt++) {
-      const answer = new StreamedAnswer(call.model, onEvent);
-      try {
-        return await this.once(call, answer, attempt);
-      } catch (err) {
-        // Stopped by the caller before or between tries: an aborted (possibly empty) answer, not an error.
-        if (call.signal?.aborted) return answer.result('aborted');
-        const inStream = err instanceof StreamPhaseError;
-        const tries = inStream ? attempt + 1 : this.maxRetries + 1;
-        const error = this.toModelError(inStream ? err.cause : err, answer, inStream, tries);
-        if (!(inStream && error.retryable && !answer.delivered && attempt < this.maxRetries)) throw error;
-        await backoff(attempt, call.signal);
-        if (call.signal?.aborted) return answer.result('aborted');
+    // Every HTTP request counts, whether the SDK retried it or this loop did: maxRetries + 1 in all.
+    const tries = { count: 0 };
+    return this.httpTries.run(tries, async () => {
+      for (let attempt = 0; ; attempt++) {
+        const answer = new StreamedAnswer(call.model, onEvent);
+        try {
+          return await this.once(call, answer, this.maxRetries - tries.count);
+        } catch (err) {
+          // Stopped by the caller before or between tries: an aborted (possibly empty) answer, not an error.
+          if (call.signal?.aborted) return answer.result('aborted');
+          const inStream = err instanceof StreamPhaseError;
+          const error = this.toModelError(inStream ? err.cause : err, answer, inStream, Math.max(1, tries.count));
+          if (!(inStream && error.retryable && !answer.delivered && tries.count <= this.maxRetries)) throw error;
+          await backoff(attempt, call.signal);
+          if (call.signal?.aborted) return answer.result('aborted');
+        }
       }
-    }
+    });
   }
 
   async listModels(signal?: AbortSignal): Promise<ModelInfo[]> {
@@ -88,10 +101,10 @@ export class AnthropicModelClient implements ModelClient {
 
   /**
    * One request: resolves with the whole answer, or the partial one on abort; throws otherwise.
-   * The SDK may retry HTTP errors only with the tries left, so in-stream and HTTP retries together
-   * stay within `maxRetries` (and an HTTP error's message counts `maxRetries + 1` tries truly).
+   * The SDK may retry HTTP errors only `sdkRetries` times: the retries left after every request
+   * sent so far, so in-stream and HTTP retries together stay within `maxRetries`.
    */
-  private async once(call: ModelCall, answer: StreamedAnswer, attempt: number): Promise<ModelResult> {
+  private async once(call: ModelCall, answer: StreamedAnswer, sdkRetries: number): Promise<ModelResult> {
     const idle = new AbortController();
     const signal = call.signal ? AbortSignal.any([call.signal, idle.signal]) : idle.signal;
     const body: MessageCreateParamsStreaming = {
@@ -103,7 +116,7 @@ export class AnthropicModelClient implements ModelClient {
       ...(call.request.tools.length > 0 ? { tools: call.request.tools as MessageCreateParamsStreaming['tools'] } : {}),
       stream: true,
     };
-    const stream = await this.client.messages.create(body, { signal, maxRetries: this.maxRetries - attempt });
+    const stream = await this.client.messages.create(body, { signal, maxRetries: sdkRetries });
     let timer: ReturnType<typeof setTimeout> | undefined;
     const arm = (): void => {
       clearTimeout(timer);

@@ -40,7 +40,6 @@ function copyParts(parts: Checkpoint['state']): Checkpoint['state'] {
     headerLines: parts.headerLines.clone(),
     summaries: new Map(parts.summaries),
     index: parts.index.clone(),
-    maskedOutputs: new Set(parts.maskedOutputs),
     fileViews: parts.fileViews.clone(),
   };
 }

@@ -39,8 +39,6 @@ export interface EngineState {
   /** Summaries of recent exchanges, by seq; older ones are dropped here (kept in the archive). */
   summaries: Map<number, string>;
   index: ReferenceIndex;
-  /** tool_use ids whose output working memory already shows as a pointer. */
-  maskedOutputs: Set<string>;
   /** The latest view of each file read, for the files section of <strata_context>. */
   fileViews: FileViews;
   /** How file paths are compared (reads, edits, changes on disk): relative to the workspace root when one is known. */
@@ -68,7 +66,6 @@ export function newEngineState(settings: EngineSettings, tokenizer: Tokenizer, s
     index: new ReferenceIndex(),
     fileViews: new FileViews(pathKey),
     pathKey,
-    maskedOutputs: new Set(),
     narrative,
   };
 }

@@ -103,20 +103,31 @@ export function orphanToText(blocks: ContentBlock[], calls: Map<string, ToolCall
 }
 
 /**
- * Replaces by a pointer each output of `live` that `reason` gives a reason for (a pointer already
- * there takes the new reason). Returns how many were not pointers before.
+ * Whether `block` (a tool result of `live`) can still become a pointer: not one already (whatever
+ * its reason), and not the placeholder of a call left unanswered (no original to point to).
  */
-export function maskOutputs(live: LiveExchange, reason: (id: string) => string | undefined, count: (s: string) => number): number {
+export function isMaskable(live: LiveExchange, block: ToolResultBlock): boolean {
+  const original = live.originals.get(block.tool_use_id);
+  return original !== undefined && !isPointerTo(toolResultText(block), live.seq, original);
+}
+
+/**
+ * Replaces by a pointer each output of `live` that `reason` gives a reason for. `reason` learns
+ * whether the output is a pointer already: a pointer given a reason takes the new one. Returns
+ * how many were not pointers before.
+ */
+export function maskOutputs(live: LiveExchange, reason: (id: string, isPointer: boolean) => string | undefined, count: (s: string) => number): number {
   let masked = 0;
   live.input = live.input.map((block): ContentBlock => {
     if (block.type !== 'tool_result') return block;
-    const why = reason(block.tool_use_id);
-    if (!why) return block;
     const original = live.originals.get(block.tool_use_id);
     // no original: the placeholder of a call left unanswered, shorter than any pointer to it
     if (original === undefined) return block;
-    if (!isPointerTo(toolResultText(block), live.seq, original)) masked += 1;
-    return withResultText(block as ToolResultBlock, maskedPointer(live.seq, live.calls.get(block.tool_use_id), original, why));
+    const isPointer = !isMaskable(live, block);
+    const why = reason(block.tool_use_id, isPointer);
+    if (!why) return block;
+    if (!isPointer) masked += 1;
+    return withResultText(block, maskedPointer(live.seq, live.calls.get(block.tool_use_id), original, why));
   });
   live.inputTokens = contentTokens(live.input, count);
   return masked;

@@ -1,7 +1,7 @@
 import { blockTokens } from './blockTokens';
 import type { EngineState } from './engineState';
 import { fileShownBy } from './fileViews';
-import { maskOutputs } from './liveExchange';
+import { isMaskable, maskOutputs } from './liveExchange';
 
 /**
  * Step-wise observation masking: command output (tests, greps, listings; not file views) in
@@ -14,7 +14,7 @@ export function maskableOutputTokens(state: EngineState, keepRecent: number): nu
   let total = 0;
   for (const ex of state.tail.slice(0, Math.max(0, state.tail.length - keepRecent))) {
     for (const block of ex.input) {
-      if (block.type !== 'tool_result' || state.maskedOutputs.has(block.tool_use_id)) continue;
+      if (block.type !== 'tool_result' || !isMaskable(ex, block)) continue;
       if (fileShownBy(ex.calls.get(block.tool_use_id))) continue;
       total += blockTokens(block, count);
     }
@@ -29,11 +29,8 @@ export function maskCommandOutputs(state: EngineState, keepRecent: number): numb
   for (const ex of state.tail.slice(0, Math.max(0, state.tail.length - keepRecent))) {
     masked += maskOutputs(
       ex,
-      (id) => {
-        if (state.maskedOutputs.has(id) || fileShownBy(ex.calls.get(id))) return undefined;
-        state.maskedOutputs.add(id);
-        return 'output masked';
-      },
+      // a pointer keeps its reason (pressure or supersession masked it first): no rewrite, no recount
+      (id, isPointer) => (isPointer || fileShownBy(ex.calls.get(id)) ? undefined : 'output masked'),
       count,
     );
   }

@@ -110,6 +110,24 @@ describe('AnthropicModelClient: error kinds, messages and retry rules', () => {
     expect(err.message).toContain('still after 2 tries.');
   });
 
+  it('keeps to maxRetries in all when HTTP errors the SDK retried come before an in-stream failure', async () => {
+    // try 1: a 500 the SDK retries; try 2: overloaded in the stream; try 3 is the last one allowed
+    server.enqueue(faults.serverError(), faults.streamOverloaded(textAnswer('a'), 1), faults.serverError(), faults.serverError(), textAnswer('never asked for'));
+    const err = await modelFailure(client({ maxRetries: 2 }).stream(call(), () => undefined));
+    expect(server.messageRequests).toHaveLength(3);
+    expect(server.pending).toBe(2);
+    expect(err.code).toBe('model_server');
+    expect(err.message).toContain('still after 3 tries.');
+  });
+
+  it('an in-stream failure on the last try allowed after SDK retries is not retried again', async () => {
+    server.enqueue(faults.serverError(), faults.streamOverloaded(textAnswer('a'), 1), textAnswer('never asked for'));
+    const err = await modelFailure(client({ maxRetries: 1 }).stream(call(), () => undefined));
+    expect(server.messageRequests).toHaveLength(2);
+    expect(err.code).toBe('model_overloaded');
+    expect(err.message).toContain('still after 2 tries.');
+  });
+
   it('does not retry an in-stream error that cannot succeed again', async () => {
     server.enqueue(streamError('invalid_request_error', 'messages: bad'), textAnswer('never asked for'));
     const err = await modelFailure(client({ maxRetries: 2 }).stream(call(), () => undefined));

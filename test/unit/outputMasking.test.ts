@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { blockTokens, contentTokens } from '../../src/engine/blockTokens';
 import { newEngineState } from '../../src/engine/engineState';
 import type { LiveExchange } from '../../src/engine/liveExchange';
+import { maskOutputs } from '../../src/engine/liveExchange';
 import { emptyNarrative } from '../../src/engine/narrative';
 import { maskCommandOutputs, maskableOutputTokens } from '../../src/engine/outputMasking';
 import { resolveEngineSettings } from '../../src/shared/engineSettings';
@@ -36,5 +37,20 @@ describe('maskCommandOutputs: command outputs older than the recent exchanges be
     // nothing left to mask: a second pass masks nothing and finds nothing maskable
     expect(maskableOutputTokens(state, 1)).toBe(0);
     expect(maskCommandOutputs(state, 1)).toBe(0);
+  });
+
+  it('leaves outputs that are pointers already (masked under pressure) and unanswered calls: not counted, not rewritten', () => {
+    const state = newEngineState(resolveEngineSettings({}), charTokenizer, [{ type: 'text', text: 'sys' }], [], emptyNarrative('Goal'));
+    state.tail = [live(1), live(2), live(3)];
+    // e1's output was masked under pressure, as the relayer does it
+    expect(maskOutputs(state.tail[0]!, () => 'masked to fit the budget', count)).toBe(1);
+    const pointer = JSON.stringify(state.tail[0]!.input);
+    // e2's call was never answered: the placeholder has no original
+    state.tail[1]!.originals.clear();
+    expect(maskableOutputTokens(state, 1)).toBe(0);
+    expect(maskCommandOutputs(state, 1)).toBe(0);
+    expect(JSON.stringify(state.tail[0]!.input)).toBe(pointer);
+    expect(pointer).toContain('[masked to fit the budget: Bash make 1');
+    expect(JSON.stringify(state.tail[1]!.input)).toContain('output of call 2');
   });
 });
