@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -93,6 +94,12 @@ describe('findImportSources and readImportedSession: paths that are not there or
     const long = tooLong(dir);
     expect(thrown(() => findImportSources(long))).toMatchObject({ code: 'session_unreadable', message: `Cannot read ${long} (ENAMETOOLONG).` });
     expect(thrown(() => readImportedSession({ path: dir, format: 'cline' }))).toMatchObject({ code: 'session_unreadable', message: `Cannot read the session ${dir} (EISDIR).` });
+  });
+
+  it('a pipe is neither a session file nor a folder of them: session_missing, saying what to give', () => {
+    const fifo = join(tempDir(), 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    expect(thrown(() => findImportSources(fifo))).toMatchObject({ code: 'session_missing', message: `Nothing to import at ${fifo}: it is neither a file nor a folder (a pipe, a socket or a device). Give a session file or a folder of sessions.` });
   });
 
   it('reads a source in the format it names, decoding problems first', () => {
