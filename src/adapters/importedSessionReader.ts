@@ -30,6 +30,7 @@ export interface ImportSource {
 export function findImportSources(path: string, from?: ImportFormat): ImportSource[] {
   const kind = statKind(path);
   if (kind === 'file') return [{ path, format: from ?? detectFormat(path) }];
+  if (kind === undefined) throw new StrataError(`Nothing to import at ${path}: it is neither a file nor a folder (a pipe, a socket or a device). Give a session file or a folder of sessions.`, 'session_missing');
   if (isClineTask(path)) return from === 'claude-code' ? [] : [{ path: join(path, CLINE_HISTORY_FILE), format: 'cline' }];
   const found: ImportSource[] = [];
   for (const name of readdirSync(path).sort()) {

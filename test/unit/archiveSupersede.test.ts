@@ -93,4 +93,18 @@ describe.each(stores)('$name archive: superseded exchanges (edit and resend)', (
     expect([1, 2, 3].map((seq) => reopened.get('s', seq)?.supersededBy)).toEqual([3, 3, undefined]);
     reopened.close();
   });
+  it('a repeated identical put marks the rows it supersedes that were filled in since its first put', () => {
+    const path = tempPath(store.file);
+    const archive = store.open(path);
+    archive.put(exchange(3, { supersedes: [1, 2] }));
+    archive.put(exchange(1));
+    archive.put(exchange(2));
+    expect([1, 2].map((seq) => archive.get('s', seq)?.supersededBy)).toEqual([undefined, undefined]);
+    archive.put(exchange(3, { supersedes: [1, 2] }));
+    expect([1, 2].map((seq) => archive.get('s', seq)?.supersededBy)).toEqual([3, 3]);
+    archive.close();
+    const reopened = store.open(path);
+    expect([1, 2, 3].map((seq) => reopened.get('s', seq)?.supersededBy)).toEqual([3, 3, undefined]);
+    reopened.close();
+  });
 });
