@@ -237,6 +237,8 @@ export class LspLanguageService implements LanguageService {
 
   private async waitFor(done: () => boolean, timeoutMs: number, signal: AbortSignal): Promise<void> {
     if (done()) return;
+    // An abort that came while the server started or the documents synced: no event will come.
+    if (signal.aborted) throw aborted();
     await new Promise<void>((resolve, reject) => {
       const finish = () => {
         clearTimeout(timer);
