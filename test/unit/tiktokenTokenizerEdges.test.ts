@@ -46,6 +46,13 @@ describe('tiktoken tokenizer: the edges tokenCounting.test.ts leaves open', () =
     expect(down.factor()).toBeCloseTo(FACTOR_MIN, 6);
   });
 
+  it('ignores a usage report of zero or less on either side: the factor stays, nothing is learned', () => {
+    const t = createTiktokenTokenizer();
+    for (const [estimated, reported] of [[100, 0], [0, 100], [100, -5], [-5, 100], [100, Number.NaN]] as const) t.observe(estimated, reported);
+    expect(t.factor()).toBe(1);
+    expect(t.learned()).toBe(false);
+  });
+
   it('counts a text of exactly the exact-count limit exactly, even where its halves split a word', () => {
     const text = 'hello '.repeat(Math.ceil(EXACT_CHARS / 6)).slice(0, EXACT_CHARS);
     expect(text.length).toBe(EXACT_CHARS);
