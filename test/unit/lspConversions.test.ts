@@ -25,7 +25,7 @@ describe('toSymbolInfos', () => {
   const inWords = (name: string) => name.replace(/(?<=[a-z])(?=[A-Z])/g, ' ').toLowerCase();
 
   it('names every LSP symbol kind in words, and an unknown kind by its number', () => {
-    const kinds = Object.entries(SymbolKind).filter((e): e is [string, number] => typeof e[1] === 'number');
+    const kinds: Array<[string, number]> = Object.entries(SymbolKind).filter(([, kind]) => typeof kind === 'number');
     expect(kinds.length).toBeGreaterThan(20);
     const infos = toSymbolInfos(kinds.map(([name, kind], i) => ({ name, kind, range: range(i, 0, i, 1) })));
     expect(infos.map((s) => [s.name, s.kind])).toEqual(kinds.map(([name]) => [name, inWords(name)]));
