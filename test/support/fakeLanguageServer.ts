@@ -15,6 +15,27 @@ export interface FakeServerScript {
 }
 
 /**
+ * Script text (for `node -e`) that reads JSON-RPC messages with Content-Length framing from stdin
+ * and runs `handler` (script text) on each, with the message as `msg`.
+ */
+export function onLspMessages(handler: string): string {
+  return `
+    let buf = Buffer.alloc(0);
+    process.stdin.on('data', (d) => {
+      buf = Buffer.concat([buf, d]);
+      for (;;) {
+        const h = buf.indexOf('\\r\\n\\r\\n');
+        if (h < 0) return;
+        const len = Number(/Content-Length: (\\d+)/i.exec(buf.subarray(0, h).toString())[1]);
+        if (buf.length < h + 4 + len) return;
+        const msg = JSON.parse(buf.subarray(h + 4, h + 4 + len).toString());
+        buf = buf.subarray(h + 4 + len);
+        ${handler}
+      }
+    });`;
+}
+
+/**
  * A small language server over stdio (JSON-RPC with Content-Length framing) whose answers a test
  * sets: fast and exact where the real TypeScript server is slow and its answers are its own.
  * `shutdown` is answered and `exit` ends it.
@@ -35,24 +56,14 @@ export function fakeServer(script: FakeServerScript, languages: Record<string, s
       const list = (s.diagnostics || {})[name];
       if (list) send({ method: 'textDocument/publishDiagnostics', params: { uri, diagnostics: list } });
     };
-    let buf = Buffer.alloc(0);
-    process.stdin.on('data', (d) => {
-      buf = Buffer.concat([buf, d]);
-      for (;;) {
-        const h = buf.indexOf('\\r\\n\\r\\n');
-        if (h < 0) return;
-        const len = Number(/Content-Length: (\\d+)/i.exec(buf.subarray(0, h).toString())[1]);
-        if (buf.length < h + 4 + len) return;
-        const msg = JSON.parse(buf.subarray(h + 4, h + 4 + len).toString());
-        buf = buf.subarray(h + 4 + len);
+    ${onLspMessages(`
         fs.appendFileSync(s.log, JSON.stringify(msg) + '\\n');
         if (msg.method === 'initialize') setTimeout(() => send({ id: msg.id, result: { capabilities: {} } }), s.initializeDelayMs || 0);
         else if (msg.method === 'shutdown') send({ id: msg.id, result: null });
         else if (msg.method === 'exit') process.exit(0);
         else if (msg.method === 'textDocument/didOpen' || msg.method === 'textDocument/didChange') publish(msg.params.textDocument.uri);
         else if (msg.id !== undefined && msg.method && s.results && msg.method in s.results) send({ id: msg.id, result: s.results[msg.method] });
-      }
-    });
+    `)}
     }`;
   return { name: 'fake', command: process.execPath, args: ['-e', code, JSON.stringify(script)], languages, installHint: 'nothing to install' };
 }

@@ -7,6 +7,7 @@ import { afterEach, describe as group, expect, it, vi } from 'vitest';
 import { aborted, describe, exited, killGroup, sleep, withTimeout } from '../../src/adapters/lspProcess';
 import { StrataError } from '../../src/shared/strataError';
 import { useTempDirs } from '../support/tempDirs';
+import { alive, waitGone } from '../support/processAlive';
 
 const tempDir = useTempDirs('strata-lspprocess-');
 const started: ChildProcess[] = [];
@@ -20,20 +21,6 @@ afterEach(() => {
     }
   }
 });
-
-/** Alive means signalable and not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-async function waitGone(pid: number): Promise<void> {
-  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
-}
 
 async function pidFrom(path: string): Promise<number> {
   for (let i = 0; i < 200 && !(existsSync(path) && readFileSync(path, 'utf8').trim() !== ''); i++) await new Promise((r) => setTimeout(r, 25));

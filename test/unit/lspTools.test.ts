@@ -13,6 +13,8 @@ import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { MessagesApiServer } from '../support/messagesApiServer';
 import { makeToolFixture } from '../support/toolWorkspace';
 import type { ToolFixture } from '../support/toolWorkspace';
+import { alive, waitGone } from '../support/processAlive';
+import { onLspMessages } from '../support/fakeLanguageServer';
 
 // One real typescript-language-server for the whole file: starting it and loading the project
 // takes seconds, each request after that milliseconds.
@@ -255,36 +257,13 @@ function fakeServer(mode: 'stuck' | 'mute') {
   const script = `
     process.on('SIGTERM', () => {});
     setInterval(() => {}, 1000);
-    let buf = Buffer.alloc(0);
-    process.stdin.on('data', (d) => {
-      buf = Buffer.concat([buf, d]);
-      for (;;) {
-        const h = buf.indexOf('\\r\\n\\r\\n');
-        if (h < 0) return;
-        const len = Number(/Content-Length: (\\d+)/i.exec(buf.subarray(0, h).toString())[1]);
-        if (buf.length < h + 4 + len) return;
-        const msg = JSON.parse(buf.subarray(h + 4, h + 4 + len).toString());
-        buf = buf.subarray(h + 4 + len);
+    ${onLspMessages(`
         if (msg.method === 'initialize' && ${JSON.stringify(mode)} === 'stuck') {
           const body = JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: { capabilities: {} } });
           process.stdout.write('Content-Length: ' + Buffer.byteLength(body) + '\\r\\n\\r\\n' + body);
         }
-      }
-    });`;
+    `)}`;
   return { name: 'fake-server', command: process.execPath, args: ['-e', script], languages: { '.ts': 'typescript' }, installHint: 'nothing to install' };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
-async function waitGone(pid: number): Promise<void> {
-  for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
 /** Live processes whose working folder is `dir` (the language server runs in the workspace root), from /proc. */
