@@ -73,6 +73,8 @@ export class RipgrepSearcher implements TextSearcher {
   }
 
   private run(args: string[], query: TextSearchQuery): Promise<TextSearchResult> {
+    // Stopped before it began: the abort event has fired already and would never reach rg.
+    if (query.signal?.aborted) return Promise.resolve({ matches: [], truncated: false, engine: 'ripgrep' });
     return new Promise((resolve, reject) => {
       const child = spawn(this.rgPath, args, { cwd: this.root, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
       // rg's own --glob would override ignore rules (a whitelist glob re-includes ignored files),

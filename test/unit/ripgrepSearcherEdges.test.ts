@@ -138,7 +138,7 @@ describe('RipgrepSearcher: paths, globs, lines and the cap', () => {
     expect((error as Error).message).not.toMatch(/\s$/);
   });
 
-  it('an abort stops a search that is stuck (reading a pipe nobody writes), and the signal keeps no listener', async () => {
+  it('an abort stops a search that is stuck (reading a pipe nobody writes), one before the search starts none at all, and the signal keeps no listener', async () => {
     const { root } = workspace({ 'ws/a.txt': 'token\n' });
     execFileSync('mkfifo', [join(root, 'stuck')]);
     const s = new RipgrepSearcher(root, rg!);
@@ -151,5 +151,7 @@ describe('RipgrepSearcher: paths, globs, lines and the cap', () => {
     const done = new AbortController();
     await s.search(query({ signal: done.signal }));
     expect(getEventListeners(done.signal, 'abort')).toHaveLength(0);
+    // stopped before it began: no rg is started, so nothing waits on the pipe
+    expect(await s.search(query({ path: 'stuck', signal: AbortSignal.abort() }))).toEqual({ matches: [], truncated: false, engine: 'ripgrep' });
   }, 15_000);
 });
