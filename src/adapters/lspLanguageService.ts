@@ -228,6 +228,8 @@ export class LspLanguageService implements LanguageService {
     const quiet = this.o.diagnosticsSettleMs ?? 500;
     const deadline = Date.now() + (this.o.diagnosticsWaitMs ?? 10_000);
     for (;;) {
+      // Already quiet needs no sleep, so an abort must be looked at here: a stopped call answers nothing.
+      if (signal.aborted) throw aborted();
       const since = Math.max(this.lastSyncAt, this.lastPublishAt);
       const remaining = since + quiet - Date.now();
       if (remaining <= 0 || Date.now() >= deadline) return;

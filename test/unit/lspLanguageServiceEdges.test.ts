@@ -183,6 +183,15 @@ describe('LspLanguageService: diagnostics', () => {
     stop.abort();
     await expect(waiting).rejects.toMatchObject({ code: 'aborted' });
   }, 10_000);
+
+  it('an abort while the server starts stops a diagnostics call for every file too: no answer after a stop', async () => {
+    const { service, log } = setup({ initializeDelayMs: 300 }, { diagnosticsWaitMs: 60_000 });
+    const stop = new AbortController();
+    const waiting = service.diagnostics(undefined, stop.signal);
+    for (let i = 0; i < 200 && !received(log).some((m) => m.method === 'initialize'); i++) await new Promise((r) => setTimeout(r, 20));
+    stop.abort();
+    await expect(waiting).rejects.toMatchObject({ code: 'aborted' });
+  }, 10_000);
 });
 
 describe('LspLanguageService: requests that fail', () => {
