@@ -7,11 +7,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { MUTATION_GROUPS, groupDir } from './mutationGroups.mjs';
 
 /** The commit a group's run starts from, and whether the working tree differed from it. */
-function recordRun(group) {
+function startRun() {
   const git = (...args) => execFileSync('git', args, { encoding: 'utf8' }).trim();
-  const run = { commit: git('rev-parse', '--short', 'HEAD'), dirty: git('status', '--porcelain', '--', 'src', 'test').length > 0, startedAt: new Date().toISOString() };
+  return { commit: git('rev-parse', '--short', 'HEAD'), dirty: git('status', '--porcelain', '--', 'src', 'test').length > 0, startedAt: new Date().toISOString() };
+}
+
+/** Written only once Stryker finished: a stopped run leaves its report and run.json as they were. */
+function recordRun(group, started) {
   mkdirSync(groupDir(group), { recursive: true });
-  writeFileSync(`${groupDir(group)}/run.json`, `${JSON.stringify(run)}\n`);
+  writeFileSync(`${groupDir(group)}/run.json`, `${JSON.stringify(started)}\n`);
 }
 
 // Options (`--force`: re-test every mutant, not only the changed ones) go to each Stryker run.
@@ -29,7 +33,7 @@ const groups = requested.length > 0 ? requested : Object.keys(MUTATION_GROUPS);
 
 for (const group of groups) {
   console.log(`\n== Stryker: ${group} ==`);
-  recordRun(group);
+  const started = startRun();
   const run = spawnSync('nice', ['-n', process.env.MUTATE_NICE ?? '10', 'npx', 'stryker', 'run', ...strykerOptions], {
     stdio: 'inherit',
     env: { ...process.env, MUTATE_GROUP: group },
@@ -38,5 +42,6 @@ for (const group of groups) {
     console.error(`Stryker failed on group ${group} (exit ${run.status ?? run.signal}); reports of the groups before it are kept.`);
     process.exit(1);
   }
+  recordRun(group, started);
 }
 spawnSync('node', ['scripts/mutationScore.mjs'], { stdio: 'inherit' });
