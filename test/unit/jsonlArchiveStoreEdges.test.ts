@@ -6,6 +6,7 @@ import type { ArchivedExchange } from '../../src/engine/ports';
 import { ArchiveError } from '../../src/engine/ports';
 import { archivedTurn } from '../support/archivedTurn';
 import { useTempDirs } from '../support/tempDirs';
+import { thrown } from '../support/thrown';
 
 /** The plain-file archive's edges: what it writes (and does not) to the file, what it reads back, and its errors. */
 const tempDir = useTempDirs('strata-jsonl-edges-');
@@ -17,15 +18,7 @@ function turn(sessionId: string, seq: number, minutes: number, query = `query ${
 }
 const putLine = (exchange: ArchivedExchange) => `${JSON.stringify({ t: 'put', ...exchange })}\n`;
 
-function archiveError(run: () => unknown): ArchiveError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ArchiveError) return error;
-    throw error;
-  }
-  throw new Error('expected an ArchiveError');
-}
+const archiveError = (run: () => unknown): ArchiveError => thrown(run, ArchiveError);
 
 describe('JSON Lines archive: the file it keeps', () => {
   it('a new archive starts with its format line; reopening a healthy one changes no byte', () => {
