@@ -123,7 +123,7 @@ export function maskOutputs(live: LiveExchange, reason: (id: string, isPointer: 
     const original = live.originals.get(block.tool_use_id);
     // no original: the placeholder of a call left unanswered, shorter than any pointer to it
     if (original === undefined) return block;
-    const isPointer = !isMaskable(live, block);
+    const isPointer = isPointerTo(toolResultText(block), live.seq, original);
     const why = reason(block.tool_use_id, isPointer);
     if (!why) return block;
     if (!isPointer) masked += 1;
