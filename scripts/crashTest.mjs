@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The archive's crash test (README, "Durability"). Runs `node dist/cli.js replay <session>
+// The archive's crash test (docs/durability.md). Runs `node dist/cli.js replay <session>
 // --archive F` and kills it with SIGKILL at seeded random points; after each kill it checks that
 // F passes `PRAGMA integrity_check`, holds every exchange whose table row was printed (replay
 // prints a row only after its exchange is committed), holds nothing half-written, and that

@@ -3,6 +3,7 @@
 # kerberos headers (code-server's native `kerberos` module builds against them), ripgrep
 # (workbench search; @vscode/ripgrep cannot download its binary offline) and Chromium
 # (driven by playwright-core). Needs root, as in CI; otherwise it prints the command to run.
+# `--check` only tells: exit 0 when nothing is missing, 1 otherwise; nothing is installed.
 set -euo pipefail
 
 missing=()
@@ -11,6 +12,7 @@ command -v rg >/dev/null || missing+=(ripgrep)
 command -v chromium >/dev/null || missing+=(chromium)
 command -v curl >/dev/null || missing+=(curl)
 if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
+if [ "${1:-}" = "--check" ]; then exit 1; fi
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "strata: missing Debian packages: ${missing[*]}" >&2

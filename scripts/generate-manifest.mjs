@@ -1,5 +1,5 @@
 // Writes `contributes.configuration` into package.json from engineSettingsSchema (through
-// src/extension/settingsManifest.ts), and the README's settings table from it (settingsTable.ts).
+// src/extension/settingsManifest.ts), and docs/settings.md's settings table from it (settingsTable.ts).
 // test/unit/settingsManifest.test.ts fails when either differs.
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,8 +22,8 @@ pkg.contributes = { ...pkg.contributes, configuration: next };
 writeFileSync(pkgPath, `${JSON.stringify(pkg, null, 2)}\n`);
 console.log(changed ? 'package.json: contributes.configuration updated' : 'package.json: contributes.configuration already up to date');
 
-const readmePath = join(root, 'README.md');
-const readme = readFileSync(readmePath, 'utf8');
-const nextReadme = withSettingsTable(readme, renderSettingsTable(next));
-writeFileSync(readmePath, nextReadme);
-console.log(nextReadme !== readme ? 'README.md: settings table updated' : 'README.md: settings table already up to date');
+const pagePath = join(root, 'docs', 'settings.md');
+const page = readFileSync(pagePath, 'utf8');
+const nextPage = withSettingsTable(page, renderSettingsTable(next));
+writeFileSync(pagePath, nextPage);
+console.log(nextPage !== page ? 'docs/settings.md: settings table updated' : 'docs/settings.md: settings table already up to date');

@@ -22,7 +22,7 @@ export interface ArchiveOptions {
   /**
    * SQLite's `synchronous` under WAL. FULL (the default) syncs the WAL at every commit, so an
    * archived exchange survives a power loss; NORMAL survives a process crash but may lose the
-   * last commits on power loss. See README, "Durability".
+   * last commits on power loss. See docs/durability.md.
    */
   synchronous?: 'FULL' | 'NORMAL';
 }

@@ -27,7 +27,7 @@ export const REPLAY_SPEC: CommandSpec = {
   positionals: '<session.jsonl>',
   summary: 'Drives the engine over a recorded session and prints one row per exchange.',
   options: {
-    dump: { type: 'string', value: '<requests.jsonl>', default: 'none', description: 'write every request the engine would send (README, "The dump contract")' },
+    dump: { type: 'string', value: '<requests.jsonl>', default: 'none', description: 'write every request the engine would send (docs/cli.md, "The dump contract")' },
     window: { type: 'string', value: '<tokens>', default: '200000', description: "the model's context window" },
     budget: { type: 'string', value: '<tokens>', default: '40000', description: "Strata's prompt budget ceiling; in force: min(budget, 80% of (window - 8192)), less 5% until API usage corrects the token counts" },
     archive: { type: 'string', value: '<file.sqlite>', default: 'a temporary file', description: 'the SQLite archive to write; each replay is a new session in it, earlier ones are kept' },

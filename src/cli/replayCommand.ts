@@ -42,7 +42,7 @@ export interface ReplayOutcome extends ReplayTotals {
 
 /**
  * `strata replay`: runs a recorded session through the engine, prints the per-exchange table
- * and totals, and with --dump writes the contract lines (see README, "The replay contract").
+ * and totals, and with --dump writes the contract lines (see docs/cli.md, "The dump contract").
  */
 export async function runReplay(args: ReplayArgs, out: (line: string) => void): Promise<ReplayOutcome> {
   if (args.resume !== undefined && !args.archive) throw new StrataError('--resume needs --archive <file.sqlite>: the session to resume lives there.', 'usage');

@@ -19,10 +19,10 @@ describe('package.json contributes.configuration agrees with engineSettingsSchem
     expect(pkg.contributes.configuration).toEqual(buildConfigurationContribution());
   });
 
-  it("README's settings table is what `npm run manifest` writes: every setting with its default and range", () => {
-    const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-    expect(withSettingsTable(readme, renderSettingsTable(buildConfigurationContribution()))).toBe(readme);
-    const table = readme.slice(readme.indexOf(SETTINGS_TABLE_START), readme.indexOf(SETTINGS_TABLE_END));
+  it("docs/settings.md's settings table is what `npm run manifest` writes: every setting with its default and range", () => {
+    const page = readFileSync(join(__dirname, '..', '..', 'docs', 'settings.md'), 'utf8');
+    expect(withSettingsTable(page, renderSettingsTable(buildConfigurationContribution()))).toBe(page);
+    const table = page.slice(page.indexOf(SETTINGS_TABLE_START), page.indexOf(SETTINGS_TABLE_END));
     for (const key of Object.keys(manifest)) expect(table, key).toContain(`| \`${key}\` |`);
     expect(table).toContain('| `strata.promptBudgetPercent` | `80` | 1..100 |');
   });

@@ -18,7 +18,7 @@ import { measureScale, stretchSession } from './scaling';
 import type { WindowRun, WindowSummary } from './sweepReport';
 import { formatWindow, summarizeWindow, sweepJson } from './sweepReport';
 
-/** The bench's archives are deleted at exit: no fsync per commit (see README, "Durability"). */
+/** The bench's archives are deleted at exit: no fsync per commit (see docs/durability.md). */
 const TEMP_ARCHIVE = { synchronous: 'NORMAL' } as const;
 
 export interface BenchArgs {

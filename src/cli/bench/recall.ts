@@ -17,7 +17,7 @@ export interface TurnProbe {
 }
 
 /**
- * Probes for every assistant message of a session, in order. Rules (README, "Recall"):
+ * Probes for every assistant message of a session, in order. Rules (docs/bench.md, "Recall"):
  * span lines come from the string values of the answer's tool inputs, split on newlines and
  * trimmed, >= 24 characters, present in some earlier tool result; references are the file
  * paths and identifiers `extractEntities` finds in the answer's text and tool inputs that occur
