@@ -16,7 +16,7 @@ const profile = join(tools, 'profile');
 const env = { ...process.env, XDG_CONFIG_HOME: join(profile, 'config'), XDG_DATA_HOME: join(profile, 'data'), XDG_CACHE_HOME: join(profile, 'cache'), npm_config_cache: join(tools, 'npm-cache') };
 mkdirSync(tools, { recursive: true });
 writeFileSync(logPath, `npm start, ${new Date().toISOString()}\n`);
-console.log(`Strata: first start about 10 minutes on 2 cores (later starts about 30 s); tool output goes to ${logPath}`);
+console.log(`Strata: first start about 12 minutes on 2 cores (later starts about 30 s); tool output goes to ${logPath}`);
 
 /** Runs one phase with its output in the log; prints its line and time, or the log's tail and exits on failure. */
 function phase(label, expected, cmd, args) {
@@ -40,10 +40,10 @@ const skipped = (label) => console.log(`- ${label}: already there`);
 if (spawnSync('bash', ['scripts/ensure-apt.sh', '--check'], { cwd: root }).status === 0) skipped('Debian packages');
 else phase('Debian packages: kerberos headers, ripgrep, Chromium', 'about 1 min', 'bash', ['scripts/ensure-apt.sh']);
 if (existsSync(join(root, 'node_modules', '.package-lock.json'))) skipped('npm dependencies');
-else phase('npm dependencies (npm ci; SQLite compiles from source)', 'about 6 min', 'npm', ['ci', '--no-audit', '--no-fund']);
+else phase('npm dependencies (npm ci; SQLite compiles from source)', 'about 8 min', 'npm', ['ci', '--no-audit', '--no-fund']);
 const codeServer = join(tools, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 if (existsSync(codeServer)) skipped('VS Code (code-server)');
-else phase('VS Code (code-server, native modules built from source)', 'about 2 min', 'bash', ['scripts/setup-vscode.sh']);
+else phase('VS Code (code-server, native modules built from source)', 'about 3 min', 'bash', ['scripts/setup-vscode.sh']);
 phase('build and package the extension', 'about 30 s', 'npm', ['run', 'package']);
 
 const userData = join(profile, 'user-data');
