@@ -6,7 +6,8 @@ const production = process.argv.includes('--production');
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: 'warning' };
 
 // Node bundles (CLI and extension host) keep the native SQLite driver (and the editor's own
-// `vscode` module) outside: they load from node_modules / the editor at run time.
+// `vscode` module) outside: they load from node_modules / the editor at run time. node:sqlite is
+// looked up at run time by process.getBuiltinModule (src/adapters/nodeSqliteDriver.ts), never bundled.
 // Start clean so a production build carries no stale source maps.
 rmSync('dist', { recursive: true, force: true });
 

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { searchableText } from '../engine/blockTokens';
-import Database from 'better-sqlite3';
 import type { Message } from '../shared/messages';
 import type { ArchivedExchangeInfo, ArchivedSessionInfo, ArchiveBrowser, DeletedSession } from '../engine/archiveBrowser';
 import type { ArchivedExchange, ArchiveSearchHit, ArchiveStore } from '../engine/ports';
@@ -8,6 +7,8 @@ import { sessionTitle } from '../shared/sessionTitle';
 import { ArchiveError } from '../engine/ports';
 import { archivedBodySchema } from './archivedBodySchema';
 import { ARCHIVE_MIGRATIONS } from './sqliteArchiveSchema';
+import type { SqliteConnection, SqliteDriver } from './sqliteDriver';
+import { chooseSqliteDriver } from './sqliteDrivers';
 import { blobRefs, decodeBody, encodeBody } from './storedBody';
 
 /** A session's title (its first query, one line) and source (`claude-code:<file>`, `cline:<file>`...). */
@@ -25,6 +26,8 @@ export interface ArchiveOptions {
    * last commits on power loss. See docs/durability.md.
    */
   synchronous?: 'FULL' | 'NORMAL';
+  /** The SQLite library to use; without it, the CLI's choice (`chooseSqliteDriver('auto', 'cli')`). */
+  driver?: SqliteDriver;
 }
 
 type Row = { session_id: string; seq: number; created_at: number; header: string; summary: string; body_json: string; tokens: number; superseded_by: number | null };
@@ -34,15 +37,24 @@ type Row = { session_id: string; seq: number; created_at: number; header: string
  * so a file read twice is stored once; FTS5 indexes header, summary and body text.
  */
 export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
-  private readonly db: Database.Database;
+  private readonly db: SqliteConnection;
+  /** The library that reads and writes the file (its label names it to users). */
+  readonly driver: SqliteDriver;
 
   constructor(readonly path: string, options: ArchiveOptions = {}) {
-    this.db = guard(path, () => {
-      const db = new Database(path, { timeout: options.busyTimeoutMs ?? 2_000 });
-      db.pragma('journal_mode = WAL'); // a ':memory:' database keeps its own journal ('memory')
-      db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
-      db.pragma('foreign_keys = ON');
-      migrate(db, path);
+    const driver = options.driver ?? defaultDriver();
+    this.driver = driver;
+    this.db = guard(path, driver, () => {
+      const db = driver.open(path, { busyTimeoutMs: options.busyTimeoutMs ?? 2_000 });
+      try {
+        db.exec('PRAGMA journal_mode = WAL'); // a ':memory:' database keeps its own journal ('memory')
+        db.exec(`PRAGMA synchronous = ${options.synchronous ?? 'FULL'}`);
+        db.exec('PRAGMA foreign_keys = ON');
+        migrate(db, path);
+      } catch (error) {
+        db.close();
+        throw error;
+      }
       return db;
     });
   }
@@ -54,7 +66,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
    * `supersedes` marks those rows superseded by this exchange in the same transaction.
    */
   put(exchange: ArchivedExchange): void {
-    guard(this.path, () =>
+    this.guard(() =>
       this.db.transaction(() => {
         const body = encodeBody(exchange.full, (text) => this.storeBlob(text));
         const existing = this.db.prepare('SELECT body_json FROM exchanges WHERE session_id = ? AND seq = ?').get(exchange.sessionId, exchange.seq) as Pick<Row, 'body_json'> | undefined;
@@ -80,12 +92,12 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
         // The session's first exchange names it (also when a retried write fills a lower seq later).
         const first = this.db.prepare('SELECT MIN(seq) AS first FROM exchanges WHERE session_id = ?').get(exchange.sessionId) as { first: number };
         if (first.first === exchange.seq) this.db.prepare('UPDATE sessions SET title = ? WHERE id = ?').run(sessionTitle(exchange.full) ?? '', exchange.sessionId);
-      })(),
+      }),
     );
   }
 
   get(sessionId: string, seq: number): ArchivedExchange | undefined {
-    const row = guard(this.path, () => this.db.prepare('SELECT * FROM exchanges WHERE session_id = ? AND seq = ?').get(sessionId, seq) as Row | undefined);
+    const row = this.guard(() => this.db.prepare('SELECT * FROM exchanges WHERE session_id = ? AND seq = ?').get(sessionId, seq) as Row | undefined);
     if (!row) return undefined;
     let full: Message[];
     try {
@@ -99,7 +111,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
   }
 
   lastSeq(sessionId: string): number {
-    const row = guard(this.path, () => this.db.prepare('SELECT MAX(seq) AS last FROM exchanges WHERE session_id = ?').get(sessionId) as { last: number | null });
+    const row = this.guard(() => this.db.prepare('SELECT MAX(seq) AS last FROM exchanges WHERE session_id = ?').get(sessionId) as { last: number | null });
     return row.last ?? 0;
   }
 
@@ -118,8 +130,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
    * first exchange once, the title then recorded.
    */
   sessions(): ArchivedSessionInfo[] {
-    const rows = guard(
-      this.path,
+    const rows = this.guard(
       () =>
         this.db
           .prepare(
@@ -144,8 +155,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
   }
 
   exchanges(sessionId: string): ArchivedExchangeInfo[] {
-    const rows = guard(
-      this.path,
+    const rows = this.guard(
       () => this.db.prepare('SELECT seq, created_at, header, summary FROM exchanges WHERE session_id = ? ORDER BY seq').all(sessionId) as Array<Pick<Row, 'seq' | 'created_at' | 'header' | 'summary'>>,
     );
     return rows.map((r) => ({ sessionId, seq: r.seq, createdAt: r.created_at, header: r.header, summary: r.summary }));
@@ -156,7 +166,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
    * the blobs only its exchanges referenced (blobs are shared by content across sessions).
    */
   deleteSession(sessionId: string): DeletedSession {
-    return guard(this.path, () =>
+    return this.guard(() =>
       this.db.transaction((): DeletedSession => {
         const bodies = this.db.prepare('SELECT body_json FROM exchanges WHERE session_id = ?').all(sessionId) as Array<Pick<Row, 'body_json'>>;
         const candidates = new Set(bodies.flatMap((b) => blobRefs(b.body_json)));
@@ -173,35 +183,35 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
         let blobs = 0;
         for (const hash of candidates) blobs += drop.run(hash).changes;
         return { exchanges, blobs };
-      })(),
+      }),
     );
   }
 
   updateTrio(sessionId: string, seq: number, header: string, summary: string): void {
-    guard(this.path, () =>
+    this.guard(() =>
       this.db.transaction(() => {
         this.db.prepare('UPDATE exchanges SET header = ?, summary = ? WHERE session_id = ? AND seq = ?').run(header, summary, sessionId, seq);
         this.db.prepare('UPDATE exchanges_fts SET header = ?, summary = ? WHERE session_id = ? AND seq = ?').run(header, summary, sessionId, seq);
-      })(),
+      }),
     );
   }
 
   /** The tokenizer correction learned for `model` in an earlier session, if any. */
   tokenFactor(model: string): number | undefined {
-    const row = guard(this.path, () => this.db.prepare('SELECT factor FROM token_calibration WHERE model = ?').get(model) as { factor: number } | undefined);
+    const row = this.guard(() => this.db.prepare('SELECT factor FROM token_calibration WHERE model = ?').get(model) as { factor: number } | undefined);
     return row && Number.isFinite(row.factor) && row.factor > 0 ? row.factor : undefined;
   }
 
   /** Keeps the tokenizer correction learned for `model` (the latest wins). */
   saveTokenFactor(model: string, factor: number, at: number): void {
-    guard(this.path, () =>
+    this.guard(() =>
       this.db.prepare('INSERT INTO token_calibration (model, factor, updated_at) VALUES (?, ?, ?) ON CONFLICT(model) DO UPDATE SET factor = excluded.factor, updated_at = excluded.updated_at').run(model, factor, at),
     );
   }
 
   /** Names a session and records where it came from (the latest call wins). */
   setSessionInfo(sessionId: string, info: SessionInfo, at: number): void {
-    guard(this.path, () =>
+    this.guard(() =>
       this.db
         .prepare('INSERT INTO session_info (session_id, title, source, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(session_id) DO UPDATE SET title = excluded.title, source = excluded.source, updated_at = excluded.updated_at')
         .run(sessionId, info.title, info.source, at),
@@ -209,17 +219,17 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
   }
 
   sessionInfo(sessionId: string): SessionInfo | undefined {
-    const row = guard(this.path, () => this.db.prepare('SELECT title, source FROM session_info WHERE session_id = ?').get(sessionId) as SessionInfo | undefined);
+    const row = this.guard(() => this.db.prepare('SELECT title, source FROM session_info WHERE session_id = ?').get(sessionId) as SessionInfo | undefined);
     return row ? { title: row.title, source: row.source } : undefined;
   }
 
   listSessions(): string[] {
-    return guard(this.path, () => (this.db.prepare('SELECT id FROM sessions ORDER BY created_at, id').all() as Array<{ id: string }>).map((r) => r.id));
+    return this.guard(() => (this.db.prepare('SELECT id FROM sessions ORDER BY created_at, id').all() as Array<{ id: string }>).map((r) => r.id));
   }
 
   /** Sizes for the bench: exchanges, distinct blobs and their bytes. */
   stats(): { exchanges: number; blobs: number; blobBytes: number } {
-    return guard(this.path, () => {
+    return this.guard(() => {
       const ex = this.db.prepare('SELECT COUNT(*) AS n FROM exchanges').get() as { n: number };
       const bl = this.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS bytes FROM blobs').get() as { n: number; bytes: number };
       return { exchanges: ex.n, blobs: bl.n, blobBytes: bl.bytes };
@@ -230,13 +240,17 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
     if (this.db.open) this.db.close();
   }
 
+  private guard<T>(work: () => T): T {
+    return guard(this.path, this.driver, work);
+  }
+
   /** FTS over one session, or over all when `sessionId` is undefined. Each word is matched as a quoted term. */
   private searchIn(sessionId: string | undefined, query: string, limit: number): ArchiveSearchHit[] {
     const terms = (query.match(/\S+/g) ?? []).map((t) => `"${t.replace(/"/g, '""')}"`);
     if (terms.length === 0) return [];
     const where = sessionId === undefined ? '' : 'AND f.session_id = ?';
     const params = [terms.join(' '), ...(sessionId === undefined ? [] : [sessionId]), Math.max(1, Math.floor(limit))];
-    const rows = guard(this.path, () =>
+    const rows = this.guard(() =>
       this.db
         .prepare(
           `SELECT f.session_id, f.seq, f.header, snippet(exchanges_fts, -1, '[', ']', '…', 12) AS snippet, e.superseded_by
@@ -266,7 +280,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
       const set = this.db.prepare('UPDATE sessions SET title = ? WHERE id = ? AND title IS NULL');
       this.db.transaction(() => {
         for (const [id, title] of titles) set.run(title, id);
-      })();
+      });
     } catch {
       // Not recorded: the title is read from the first exchange again next time.
     }
@@ -291,8 +305,18 @@ export function openSqliteArchive(path: string, options?: ArchiveOptions): Sqlit
   return new SqliteArchiveStore(path, options);
 }
 
-function migrate(db: Database.Database, path: string): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
+/** The CLI's driver, when the caller named none; an ArchiveError that says why when none works here. */
+function defaultDriver(): SqliteDriver {
+  const chosen = chooseSqliteDriver('auto', 'cli');
+  if (!chosen.ok) throw new ArchiveError(`${chosen.message} ${NO_DRIVER_ADVICE}`, 'archive_driver');
+  return chosen.driver;
+}
+
+/** What to do when no SQLite driver works: Node's own SQLite needs no build step. */
+export const NO_DRIVER_ADVICE = 'Run Strata on Node 22.13 or later (its SQLite is built in), or reinstall better-sqlite3 for this Node (npm rebuild better-sqlite3).';
+
+function migrate(db: SqliteConnection, path: string): void {
+  const current = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
   const latest = ARCHIVE_MIGRATIONS[ARCHIVE_MIGRATIONS.length - 1]!.version;
   if (current > latest) {
     throw new ArchiveError(`The archive ${path} was written by a newer Strata (schema ${current}, this one knows ${latest}). Update Strata to open it; the file was not changed.`, 'archive_version');
@@ -301,30 +325,30 @@ function migrate(db: Database.Database, path: string): void {
     if (step.version <= current) continue;
     db.transaction(() => {
       db.exec(step.sql);
-      db.pragma(`user_version = ${step.version}`);
-    })();
+      db.exec(`PRAGMA user_version = ${step.version}`);
+    });
   }
 }
 
-/** Runs `work`, turning SQLite's errors into ArchiveErrors that say what to do. */
-function guard<T>(path: string, work: () => T): T {
+/** Runs `work`, turning SQLite's errors (as `driver` reports them) into ArchiveErrors that say what to do. */
+function guard<T>(path: string, driver: SqliteDriver, work: () => T): T {
   try {
     return work();
   } catch (error) {
-    throw sqliteArchiveError(path, error);
+    throw sqliteArchiveError(path, error, driver.errorCode(error));
   }
 }
 
 /**
  * The ArchiveError that says what to do about `error`, met while using the archive at `path`;
- * an ArchiveError is kept as it is. SQLite's extended codes (SQLITE_IOERR_WRITE,
+ * `code` is SQLite's result-code name for it, as the driver reports it (undefined: not from SQLite).
+ * An ArchiveError is kept as it is. SQLite's extended codes (SQLITE_IOERR_WRITE,
  * SQLITE_READONLY_DBMOVED...) count as their primary code. Exported for its tests: most of
  * these codes cannot be produced on demand.
  */
-export function sqliteArchiveError(path: string, error: unknown): ArchiveError {
+export function sqliteArchiveError(path: string, error: unknown, code: string | undefined): ArchiveError {
   if (error instanceof ArchiveError) return error;
-  const code = String((error as { code?: unknown } | null | undefined)?.code);
-  const is = (prefixes: readonly string[]) => prefixes.some((prefix) => code.startsWith(prefix));
+  const is = (prefixes: readonly string[]) => code !== undefined && prefixes.some((prefix) => code.startsWith(prefix));
   if (is(['SQLITE_NOTADB', 'SQLITE_CORRUPT'])) {
     return new ArchiveError(`${path} is not a readable Strata archive (${code}). Move it away (it was not changed) and Strata will start a new archive.`, 'archive_corrupt');
   }

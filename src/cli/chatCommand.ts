@@ -11,6 +11,8 @@ import { StrataError } from '../shared/strataError';
 import { DEFAULT_MODEL } from '../task/pricing';
 import type { ApprovalDecision, ApprovalRequest } from '../task/tools/tool';
 import { parseEditCommand, renderChatEvent } from './chatOutput';
+import { openSqliteArchive } from '../adapters/sqliteArchiveStore';
+import { cliSqliteDriver, sqliteDriverChoice } from './sqliteDriverOption';
 
 export const CHAT_USAGE = `usage: strata chat [options]
   --workspace <dir>     folder the agent works in (default: the current folder)
@@ -20,6 +22,7 @@ export const CHAT_USAGE = `usage: strata chat [options]
   --archive <file>      SQLite archive (default: $XDG_DATA_HOME/strata/archive.sqlite or ~/.local/share/strata/archive.sqlite)
   --resume <id>         continue an archived session (its id is printed when a chat starts)
   --record <file>       also write the session as JSON Lines, replayable with strata replay
+  --sqlite-driver <d>   auto (default: better-sqlite3 where it loads, else node:sqlite), node-sqlite or better-sqlite3
   --yes                 approve writes and commands without asking
   --no-lsp              no LSP tools (definition, references, symbols, hover, diagnostics from typescript-language-server)
   --verbose             per turn, the engine's time against the model's
@@ -37,6 +40,7 @@ export async function runChat(argv: string[], io: { stdin: NodeJS.ReadableStream
   if (positionals.length > 0) throw new StrataError(`chat takes no positional arguments (got '${positionals[0]}').\n${CHAT_USAGE}`, 'usage');
   const apiKey = process.env.ANTHROPIC_API_KEY ?? '';
   if (!apiKey) throw new StrataError('No API key: set ANTHROPIC_API_KEY in the environment (it is never printed or stored).', 'usage');
+  const driverChoice = sqliteDriverChoice(values['sqlite-driver']);
 
   const interactive = io.stdin.isTTY === true;
   const lines = createInterface({ input: io.stdin, terminal: interactive });
@@ -55,9 +59,11 @@ export async function runChat(argv: string[], io: { stdin: NodeJS.ReadableStream
 
   const archivePath = values.archive ?? defaultArchivePath();
   mkdirSync(join(archivePath, '..'), { recursive: true });
+  const driver = cliSqliteDriver(driverChoice);
   const session = await openTaskSession({
     workspaceRoot: resolve(values.workspace ?? process.cwd()),
     archivePath,
+    openArchive: (path) => openSqliteArchive(path, { driver }),
     ...(values.resume ? { sessionId: values.resume } : {}),
     apiKey,
     ...(values['base-url'] ? { baseURL: values['base-url'] } : {}),
@@ -77,7 +83,7 @@ export async function runChat(argv: string[], io: { stdin: NodeJS.ReadableStream
     if (event.type === 'idle' && event.reason === 'failed') failed = true;
     renderChatEvent(event, { out: io.out, err: io.err, verbose: values.verbose });
   });
-  io.err(`strata chat · session ${session.sessionId} · ${session.profile.id} (${session.profile.contextWindow.toLocaleString('en-US')}-token window) · archive ${archivePath}\n`);
+  io.err(`strata chat · session ${session.sessionId} · ${session.profile.id} (${session.profile.contextWindow.toLocaleString('en-US')}-token window) · archive ${archivePath} (SQLite, ${driver.label})\n`);
 
   let stop: AbortController | undefined;
   const onSigint = () => {
@@ -127,6 +133,7 @@ const CHAT_OPTIONS = {
   archive: { type: 'string' },
   resume: { type: 'string' },
   record: { type: 'string' },
+  'sqlite-driver': { type: 'string' },
   yes: { type: 'boolean', default: false },
   'no-lsp': { type: 'boolean', default: false },
   verbose: { type: 'boolean', default: false },

@@ -17,6 +17,8 @@ export interface CommandSpec {
   exitCodes: string[];
 }
 
+import { SQLITE_DRIVER_OPTION } from './sqliteDriverOption';
+
 const HELP: OptionSpec = { type: 'boolean', default: 'off', description: 'print this help and exit 0' };
 
 export const DEFAULT_WINDOWS = [32_000, 64_000, 128_000, 200_000];
@@ -33,6 +35,7 @@ export const REPLAY_SPEC: CommandSpec = {
     archive: { type: 'string', value: '<file.sqlite>', default: 'a temporary file', description: 'the SQLite archive to write; each replay is a new session in it, earlier ones are kept' },
     resume: { type: 'string', value: '<sessionId|last>', default: 'none: a new session', description: 'continue that session of this file in --archive (last: the latest one, or a new one if none) after the exchanges it holds' },
     quiet: { type: 'boolean', default: 'off', description: 'print only the total line' },
+    'sqlite-driver': SQLITE_DRIVER_OPTION,
     help: HELP,
   },
   exitCodes: [
@@ -72,6 +75,7 @@ export const IMPORT_SPEC: CommandSpec = {
   options: {
     archive: { type: 'string', value: '<file.sqlite>', default: '$XDG_DATA_HOME/strata/archive.sqlite or ~/.local/share/strata/archive.sqlite', description: 'the SQLite archive to import into (the one strata chat uses)' },
     from: { type: 'string', value: '<claude-code|cline>', default: 'detected per file', description: 'read the files in this format; a folder imports only its sessions of this format' },
+    'sqlite-driver': SQLITE_DRIVER_OPTION,
     help: HELP,
   },
   exitCodes: [

@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ImportFormat } from '../adapters/importedSessionReader';
 import { IMPORT_FORMATS } from '../adapters/importedSessionReader';
+import { openSqliteArchive } from '../adapters/sqliteArchiveStore';
+import type { SqliteDriver } from '../adapters/sqliteDriver';
 import type { Logger } from '../engine/ports';
 import { StrataError } from '../engine/ports';
 import { importSessions } from '../host/importSession';
@@ -11,6 +13,8 @@ export interface ImportArgs {
   path: string;
   archive: string;
   from?: string;
+  /** The SQLite library (`--sqlite-driver`); the CLI's choice when not given. */
+  driver?: SqliteDriver;
 }
 
 
@@ -24,7 +28,9 @@ export async function runImport(args: ImportArgs, out: (line: string) => void, l
   mkdirSync(dirname(args.archive), { recursive: true });
   const stop = listenForStop();
   try {
-    const result = await importSessions(args.path, { archivePath: args.archive, ...(from ? { from } : {}), logger, signal: stop.signal });
+    const { driver } = args;
+    const openArchive = driver ? (path: string) => openSqliteArchive(path, { driver }) : undefined;
+    const result = await importSessions(args.path, { archivePath: args.archive, ...(openArchive ? { openArchive } : {}), ...(from ? { from } : {}), logger, signal: stop.signal });
     for (const s of result.imported) {
       out(`${s.source.path} (${s.source.format}) -> session ${s.sessionId}: ${s.exchanges} exchange${s.exchanges === 1 ? '' : 's'}, "${s.title}"`);
       for (const problem of s.problems) logger.warn(problem);

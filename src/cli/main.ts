@@ -7,6 +7,7 @@ import { BENCH_SPEC, commandHelp, COMMANDS, DEFAULT_SCALE, DEFAULT_WINDOWS, full
 import { runImport } from './importCommand';
 import { parseArgs, positiveInt, positiveIntList, stringValue } from './parseArgs';
 import { runReplay } from './replayCommand';
+import { cliSqliteDriver, sqliteDriverChoice } from './sqliteDriverOption';
 import { stderrLogger } from '../adapters/streamLogger';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -43,7 +44,8 @@ async function replay(argv: string[]): Promise<number> {
   const dump = stringValue(values.dump);
   const archive = stringValue(values.archive);
   const resume = stringValue(values.resume);
-  const outcome = await runReplay({ session: positionals[0]!, settings, explicit, quiet: values.quiet === true, ...(dump ? { dump } : {}), ...(archive ? { archive } : {}), ...(resume ? { resume } : {}) }, print);
+  const driver = sqliteDriverChoice(stringValue(values['sqlite-driver']));
+  const outcome = await runReplay({ session: positionals[0]!, settings, explicit, quiet: values.quiet === true, driver: cliSqliteDriver(driver), ...(dump ? { dump } : {}), ...(archive ? { archive } : {}), ...(resume ? { resume } : {}) }, print);
   return outcome.exitCode;
 }
 
@@ -55,7 +57,8 @@ async function importCommand(argv: string[]): Promise<number> {
   }
   if (positionals.length !== 1) throw new StrataError(`import takes exactly one file or folder, got ${positionals.length}. Run 'strata import --help'.`, 'usage');
   const from = stringValue(values.from);
-  return runImport({ path: positionals[0]!, archive: stringValue(values.archive) ?? defaultArchivePath(), ...(from ? { from } : {}) }, print, stderrLogger());
+  const driver = sqliteDriverChoice(stringValue(values['sqlite-driver']));
+  return runImport({ path: positionals[0]!, archive: stringValue(values.archive) ?? defaultArchivePath(), ...(from ? { from } : {}), driver: cliSqliteDriver(driver) }, print, stderrLogger());
 }
 
 async function bench(argv: string[]): Promise<number> {

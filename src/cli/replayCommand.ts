@@ -1,6 +1,7 @@
 import type { EngineSettings } from '../shared/engineSettings';
 import { engineSettingsSchema, resolveEngineSettings } from '../shared/engineSettings';
 import { openSqliteArchive } from '../adapters/sqliteArchiveStore';
+import type { SqliteDriver } from '../adapters/sqliteDriver';
 import { readSessionFile } from '../adapters/sessionFileReader';
 import { createTiktokenTokenizer } from '../adapters/tiktokenTokenizer';
 import { JsonlWriter } from '../adapters/jsonlWriter';
@@ -28,6 +29,8 @@ export interface ReplayArgs {
   /** A session id of this file in `archive`, or `last`; without it the replay starts a new session. */
   resume?: string;
   quiet?: boolean;
+  /** The SQLite library (`--sqlite-driver`); the CLI's choice when not given. */
+  driver?: SqliteDriver;
 }
 
 /** The totals, and how the replay ended: `exitCode` is what `strata replay` exits with. */
@@ -51,7 +54,7 @@ export async function runReplay(args: ReplayArgs, out: (line: string) => void): 
   const settings = session.meta.settings !== undefined && recorded.success ? resolveEngineSettings({ ...recorded.data, ...args.explicit }) : args.settings;
   const logger = stderrLogger();
   const temp = makeTempDir('strata-replay-');
-  const archive = openArchiveOrTemp(args.archive, `${temp.dir}/archive.sqlite`, logger);
+  const archive = openArchiveOrTemp(args.archive, `${temp.dir}/archive.sqlite`, logger, args.driver);
   const dump = args.dump ? new JsonlWriter(args.dump) : undefined;
   const totals = emptyTotals();
   const stop = listenForStop();
@@ -106,15 +109,16 @@ export async function runReplay(args: ReplayArgs, out: (line: string) => void): 
  * Opens the archive the user named; if it is corrupt or locked, says so, leaves that file
  * untouched, and goes on with a temporary archive so the replay still runs.
  */
-function openArchiveOrTemp(path: string | undefined, tempPath: string, logger: Logger): ArchiveStore {
+function openArchiveOrTemp(path: string | undefined, tempPath: string, logger: Logger, driver: SqliteDriver | undefined): ArchiveStore {
+  const using = driver ? { driver } : {};
   if (path) {
     try {
-      return openSqliteArchive(path);
+      return openSqliteArchive(path, using);
     } catch (error) {
       if (!(error instanceof ArchiveError)) throw error;
       logger.warn(`${error.message} Replaying with a temporary archive instead.`);
     }
   }
   // A temporary archive is deleted at exit: surviving a power loss buys nothing there.
-  return openSqliteArchive(tempPath, { synchronous: 'NORMAL' });
+  return openSqliteArchive(tempPath, { synchronous: 'NORMAL', ...using });
 }

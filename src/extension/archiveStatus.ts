@@ -1,68 +1,94 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { openJsonlArchive } from '../adapters/jsonlArchiveStore';
+import type { SqliteDriver } from '../adapters/sqliteDriver';
+import type { SqliteDriverChoice } from '../adapters/sqliteDrivers';
+import { chooseSqliteDriver } from '../adapters/sqliteDrivers';
+import { openSqliteArchive } from '../adapters/sqliteArchiveStore';
 import type { ArchiveBrowser } from '../engine/archiveBrowser';
 import type { Logger } from '../engine/ports';
 import type { SessionArchive } from '../host/openTaskSession';
+import { ARCHIVE_DRIVER_SETTING } from './settingsSpec';
 
 /** How every chat session opens the archive: the file and the store that reads it. */
 export interface ArchiveBackend {
   kind: 'sqlite' | 'jsonl';
+  /** The store in use as the Archive view names it: `SQLite (node:sqlite)`, `SQLite (better-sqlite3)`, `plain file`. */
+  label: string;
   path: string;
   open(path: string): SessionArchive;
 }
 
 /**
  * The archive backend, or why there is none. `message` says what happened, where, and what to do;
- * `fallback` is set when SQLite did not load and the plain-file store stands in for it.
+ * `fallback` is set when no SQLite works here and the plain-file store stands in for it; `notice`
+ * when the driver the user named does not work and `auto` chose another.
  */
-export type ArchiveOpenResult = { ok: true; backend: ArchiveBackend; message: string; fallback?: true } | { ok: false; message: string };
+export type ArchiveOpenResult = { ok: true; backend: ArchiveBackend; message: string; fallback?: true; notice?: string } | { ok: false; message: string };
 
-/** Loads the SQLite adapter (and with it the native driver's JS; the binary loads on first open). */
-export type SqliteLoader = () => Promise<(path: string) => SessionArchive>;
-
-const loadSqlite: SqliteLoader = async () => (await import('../adapters/sqliteArchiveStore')).openSqliteArchive;
+/** `driver`: `strata.archive.driver`; `drivers`: the ones to choose from (tests pass their own). */
+export interface ArchiveDriverOptions {
+  driver?: SqliteDriverChoice;
+  drivers?: readonly SqliteDriver[];
+}
 
 /**
- * Probes the archive in the extension's global storage folder: opens and closes it, inside a try.
- * Desktop VS Code runs extensions on Electron, whose ABI differs from Node's, so `better-sqlite3`
- * may not load ("compiled against a different Node.js version using NODE_MODULE_VERSION ...").
- * Then the JSON Lines store is used instead and the message says so; any other failure (a
- * damaged file, a folder that cannot be written) leaves no archive, and says why and where.
+ * Opens and closes the archive in the extension's global storage folder, to say at once which
+ * store holds it. The driver: the one named in `strata.archive.driver`, else the editor's order
+ * (adapters/sqliteDrivers.ts): Node's own `node:sqlite` where the extension host has it (a current
+ * VS Code), else better-sqlite3 if its binary was built for this runtime (desktop VS Code runs
+ * Electron, whose ABI differs from Node's). When neither works the JSON Lines store is used instead
+ * and the message says so; any other failure (a damaged file, a folder that cannot be written)
+ * leaves no archive, and says why and where.
  */
-export async function openArchive(storageDir: string, logger: Logger, sqlite: SqliteLoader = loadSqlite): Promise<ArchiveOpenResult> {
+export async function openArchive(storageDir: string, logger: Logger, options: ArchiveDriverOptions = {}): Promise<ArchiveOpenResult> {
   const path = archivePathIn(storageDir);
+  const named = options.driver ?? 'auto';
+  let chosen = chooseSqliteDriver(named, 'editor', options.drivers);
+  let notice: string | undefined;
+  if (!chosen.ok && named !== 'auto') {
+    notice = `${chosen.message} Strata chose a driver itself (${ARCHIVE_DRIVER_SETTING}: auto) instead.`;
+    logger.warn(notice);
+    chosen = chooseSqliteDriver('auto', 'editor', options.drivers);
+  }
+  if (!chosen.ok) return openFallback(storageDir, chosen.message, logger);
+  for (const skipped of chosen.skipped) logger.info(`archive: ${skipped.label} not used: ${skipped.reason}`);
+  const driver = chosen.driver;
+  const open = (file: string) => openSqliteArchive(file, { driver });
   try {
     mkdirSync(storageDir, { recursive: true });
-    const open = await sqlite();
     open(path).close();
-    logger.info(`archive: ${path}`);
-    return { ok: true, backend: { kind: 'sqlite', path, open }, message: `Archive: ${path}` };
+    const label = `SQLite (${driver.label})`;
+    logger.info(`archive: ${label}, ${path}`);
+    return { ok: true, backend: { kind: 'sqlite', label, path, open }, message: `Archive: ${label}, ${path}`, ...(notice ? { notice } : {}) };
   } catch (error) {
-    if (isNativeModuleError(error)) return openFallback(storageDir, error, logger);
     const message = `The archive at ${path} could not be opened (${oneLine(error)}). The chat cannot start without it. ${archiveAdvice(error)}`;
     logger.error(message);
     return { ok: false, message };
   }
 }
 
-function openFallback(storageDir: string, cause: unknown, logger: Logger): ArchiveOpenResult {
+function openFallback(storageDir: string, why: string, logger: Logger): ArchiveOpenResult {
   const path = fallbackArchivePathIn(storageDir);
-  logger.warn(`The native SQLite module did not load: ${errorText(cause)}`);
+  logger.warn(`SQLite does not work in this editor: ${why}`);
   try {
+    mkdirSync(storageDir, { recursive: true });
     openJsonlArchive(path).close();
   } catch (error) {
-    const message = `The archive cannot be opened: the native SQLite module does not load in this editor (${oneLine(cause)}), and the plain-file archive at ${path} failed too (${oneLine(error)}). ${archiveAdvice(error)}`;
+    const message = `The archive cannot be opened: SQLite does not work in this editor (${oneLine(why)}), and the plain-file archive at ${path} failed too (${oneLine(error)}). ${archiveAdvice(error)}`;
     logger.error(message);
     return { ok: false, message };
   }
   const message =
-    `The native SQLite module does not load in this editor's runtime (${oneLine(cause)}). ` +
+    `SQLite does not work in this editor's runtime (${oneLine(why)}). ` +
     `Strata keeps working with a plain-file archive at ${path}: simpler word search, repeated file reads stored each time, one window at a time. ` +
-    'To use SQLite, install the .vsix built for your editor (Output > Strata has the details).';
+    `To use SQLite, ${UPDATE_EDITOR} (Output > Strata has the details).`;
   logger.warn(message);
-  return { ok: true, backend: { kind: 'jsonl', path, open: openJsonlArchive }, message, fallback: true };
+  return { ok: true, backend: { kind: 'jsonl', label: 'plain file', path, open: openJsonlArchive }, message, fallback: true };
 }
+
+/** What makes SQLite work in an editor where no driver loads. */
+const UPDATE_EDITOR = 'update the editor: a VS Code whose extension host runs Node 22.13 or later has SQLite built in';
 
 /**
  * The archive browser's own connection to the archive (SQLite, or the plain-file fallback, which
@@ -105,7 +131,7 @@ export function isNativeModuleError(error: unknown): boolean {
 /** What the user can do about an archive that did not open. */
 export function archiveAdvice(error: unknown): string {
   return isNativeModuleError(error)
-    ? "The native SQLite module does not load in this editor's runtime: install the .vsix built for your editor (Output > Strata has the details)."
+    ? `The native SQLite module does not load in this editor's runtime: set ${ARCHIVE_DRIVER_SETTING} to auto, or ${UPDATE_EDITOR} (Output > Strata has the details).`
     : 'Check that the folder is writable and the file is not damaged (Output > Strata has the details).';
 }
 

@@ -1,6 +1,7 @@
 import { resolveEngineSettings, type EngineSettings } from '../shared/engineSettings';
 import { modelSettingsSchema, type ModelSettings } from '../shared/webviewMessages';
-import { engineSettingSpecs, settingName, type SettingSpec } from './settingsSpec';
+import { SQLITE_DRIVER_CHOICES, type SqliteDriverChoice } from '../adapters/sqliteDrivers';
+import { ARCHIVE_DRIVER_SETTING, engineSettingSpecs, settingName, type SettingSpec } from './settingsSpec';
 
 /** Reads one raw setting value (what `WorkspaceConfiguration.get` returns; `undefined` when unset). */
 export type RawSettingReader = (name: string) => unknown;
@@ -9,6 +10,8 @@ export type RawSettingReader = (name: string) => unknown;
 export interface ClampedSettings {
   engine: EngineSettings;
   model: ModelSettings;
+  /** `strata.archive.driver`. */
+  archiveDriver: SqliteDriverChoice;
   warnings: string[];
 }
 
@@ -30,7 +33,7 @@ export function clampSettings(read: RawSettingReader): ClampedSettings {
     );
     engine.workingMemoryMax = engine.workingMemoryMin;
   }
-  return { engine: resolveEngineSettings(engine), model: readModelSettings(read, warnings), warnings };
+  return { engine: resolveEngineSettings(engine), model: readModelSettings(read, warnings), archiveDriver: readArchiveDriver(read, warnings), warnings };
 }
 
 function clampOne(spec: SettingSpec, raw: unknown, warnings: string[]): unknown {
@@ -59,6 +62,14 @@ function clampOne(spec: SettingSpec, raw: unknown, warnings: string[]): unknown 
     value = clamped;
   }
   return value;
+}
+
+function readArchiveDriver(read: RawSettingReader, warnings: string[]): SqliteDriverChoice {
+  const raw = read(ARCHIVE_DRIVER_SETTING);
+  const choice = SQLITE_DRIVER_CHOICES.find((c) => c === raw);
+  if (choice) return choice;
+  if (raw !== undefined && raw !== null) warnings.push(`${ARCHIVE_DRIVER_SETTING} is one of ${SQLITE_DRIVER_CHOICES.join(', ')} (got ${JSON.stringify(raw).slice(0, 80)}); using auto.`);
+  return 'auto';
 }
 
 /** `strata.model`, `strata.condenseModel`, `strata.baseUrl`, `strata.autoApprove.*`: a bad value falls back to its default. */

@@ -42,9 +42,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   let view: ChatViewProvider | undefined;
   const storageDir = context.globalStorageUri.fsPath;
-  // A probe: SQLite is opened and closed again, to say at once whether it loads here (else the
-  // plain-file fallback stands in). Each chat session then opens the chosen store for itself.
-  const archiveProbe = openArchive(storageDir, logger);
+  // A probe: SQLite is opened and closed again, to say at once which driver works here (else the
+  // plain-file fallback stands in; strata.archive.driver applies from the next activation). Each chat session then opens the chosen store for itself.
+  const archiveProbe = openArchive(storageDir, logger, { driver: config.settings.archiveDriver });
   // A conservative token estimate (code runs about 3-4 characters a token); the Task caps it again.
   const terminal = new TerminalHistory((text) => Math.ceil(text.length / 3));
   s.add(watchTerminals(terminal, logger));
@@ -117,6 +117,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const archive = await archiveProbe;
   view.send({ type: 'storage/status', ok: archive.ok, message: archive.message, ...(archive.ok && archive.fallback ? { fallback: true } : {}) });
   browsing = openArchiveBrowser(archive, logger);
+  // The view's title line names the store in use: SQLite (node:sqlite), SQLite (better-sqlite3), plain file.
+  if (archive.ok) archiveView.description = archive.backend.label;
   if (browsing.ok) {
     const opened = browsing.browser;
     s.add({ dispose: () => opened.close() });
@@ -131,6 +133,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   } else if (archive.fallback) {
     // Said once per activation (the Output channel has the loader's full error).
     void vscode.window.showWarningMessage(`Strata: ${archive.message}`);
+  } else if (archive.notice) {
+    void vscode.window.showWarningMessage(`Strata: ${archive.notice}`);
   }
   logger.info(`activated (session ${c.currentSessionId})`);
 }

@@ -1,5 +1,6 @@
 import { modelSettingsSchema } from '../shared/webviewMessages';
-import { ENGINE_SETTING_GROUPS, engineSettingSpecs, settingName, type EngineKey, type SettingSpec } from './settingsSpec';
+import { SQLITE_DRIVER_CHOICES } from '../adapters/sqliteDrivers';
+import { ARCHIVE_DRIVER_SETTING, ENGINE_SETTING_GROUPS, engineSettingSpecs, settingName, type EngineKey, type SettingSpec } from './settingsSpec';
 
 /** One `contributes.configuration` entry: a titled group of settings in VS Code's Settings editor. */
 export interface ConfigurationGroup {
@@ -28,6 +29,7 @@ export function buildConfigurationContribution(): ConfigurationGroup[] {
     }
     groups.push({ id: `strata.${slug(group.title)}`, title: `Strata: ${group.title}`, order: index + 2, properties });
   });
+  groups.push(archiveGroup(groups.length + 1));
   const unplaced = [...specs.keys()].filter((k) => !placed.has(k));
   if (unplaced.length > 0) throw new Error(`engineSettingsSchema keys with no group or description in settingsSpec.ts: ${unplaced.join(', ')}`);
   return groups;
@@ -52,6 +54,28 @@ function modelGroup(): ConfigurationGroup {
       'strata.baseUrl': { type: 'string', default: d.baseUrl, scope: 'machine-overridable', markdownDescription: "Messages API base URL; empty uses Anthropic's." },
       'strata.autoApprove.writes': { type: 'boolean', default: d.autoApproveWrites, scope: 'resource', markdownDescription: 'Apply file edits without asking first.' },
       'strata.autoApprove.commands': { type: 'boolean', default: d.autoApproveCommands, scope: 'resource', markdownDescription: 'Run shell commands without asking first.' },
+    },
+  };
+}
+
+function archiveGroup(order: number): ConfigurationGroup {
+  return {
+    id: 'strata.archive',
+    title: 'Strata: Archive',
+    order,
+    properties: {
+      [ARCHIVE_DRIVER_SETTING]: {
+        type: 'string',
+        enum: [...SQLITE_DRIVER_CHOICES],
+        enumDescriptions: [
+          "The editor's own SQLite (node:sqlite, VS Code on Node 22.13+), else better-sqlite3, else a plain file.",
+          "Node's built-in SQLite; needs an editor on Node 22.13 or later.",
+          'The better-sqlite3 native module shipped with the extension; loads only where it was built for the editor.',
+        ],
+        default: 'auto',
+        scope: 'machine',
+        markdownDescription: 'Which SQLite library holds the archive (the same file either way). Applies when the window reloads. A driver that does not load here is reported and `auto` is used.',
+      },
     },
   };
 }

@@ -102,6 +102,12 @@ export const ENGINE_SETTING_GROUPS: ReadonlyArray<{ title: string; keys: Partial
   },
 ];
 
+/**
+ * Which SQLite library holds the archive: `auto` (the extension host's own `node:sqlite` where its
+ * Node has it, else better-sqlite3, else the plain-file store) or one named. Read at activation.
+ */
+export const ARCHIVE_DRIVER_SETTING = 'strata.archive.driver';
+
 /** The `strata.*` setting name of an engine key. */
 export function settingName(key: EngineKey): string {
   return `strata.${key}`;

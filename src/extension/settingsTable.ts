@@ -38,6 +38,7 @@ function formatRange(property: Record<string, unknown>): string {
   const { minimum, maximum, maxLength } = property;
   if (typeof minimum === 'number' && typeof maximum === 'number') return `${minimum}..${maximum}`;
   if (typeof maxLength === 'number') return `<= ${maxLength} characters`;
+  if (Array.isArray(property.enum)) return property.enum.map(String).join(', ');
   return '';
 }
 

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { ArchivedExchange } from '../../src/engine/ports';
 import { ArchiveError, StrataError } from '../../src/engine/ports';
@@ -17,6 +16,8 @@ import { MemoryArchive } from '../support/memoryArchive';
 import { assistant, charTokenizer, silentLogger, text, user } from '../support/engineHarness';
 import { useTempDirs } from '../support/tempDirs';
 import { withRawDb } from '../support/rawSqlite';
+import { DRIVERS, openRaw } from '../support/sqliteDrivers';
+import type { SqliteConnection } from '../../src/adapters/sqliteDriver';
 
 function engineOn(archive: ArchiveStore, logger: Logger = silentLogger): ContextEngine {
   return new ContextEngine({
@@ -61,13 +62,13 @@ function rawCounts(path: string): { exchanges: number; blobs: number; fts: numbe
   }, { readonly: true });
 }
 
-describe('SQLite archive: one transaction per exchange, blobs included', () => {
+describe.each(DRIVERS)('SQLite archive: one transaction per exchange, blobs included (on $name)', ({ driver }) => {
   it('leaves no blob behind when an exchange fails half-way through its write', () => {
     const path = tempPath();
-    const archive = openSqliteArchive(path);
+    const archive = openSqliteArchive(path, { driver });
     archive.put(exchange(1));
     // Another connection makes the row insert of e2 fail after its blob rows were written.
-    const other = new Database(path);
+    const other = openRaw(path);
     other.exec("CREATE TRIGGER fail_e2 BEFORE INSERT ON exchanges WHEN NEW.seq = 2 BEGIN SELECT RAISE(ABORT, 'disk trouble'); END");
     expect(() => archive.put(exchange(2))).toThrow(ArchiveError);
     let counts = rawCounts(path);
@@ -84,7 +85,7 @@ describe('SQLite archive: one transaction per exchange, blobs included', () => {
 
   it('leaves no blob behind when an id is refused for other content', () => {
     const path = tempPath();
-    const archive = openSqliteArchive(path);
+    const archive = openSqliteArchive(path, { driver });
     archive.put(exchange(1));
     const error = (() => {
       try {
@@ -102,7 +103,7 @@ describe('SQLite archive: one transaction per exchange, blobs included', () => {
 
   it('fills a missing id below the last one (a retried write), but never rewrites a stored one', () => {
     const path = tempPath();
-    const archive = openSqliteArchive(path);
+    const archive = openSqliteArchive(path, { driver });
     archive.put(exchange(1));
     archive.put(exchange(3));
     archive.put(exchange(2));
@@ -115,8 +116,8 @@ describe('SQLite archive: one transaction per exchange, blobs included', () => {
   it('runs with synchronous = FULL unless asked for NORMAL (temporary archives)', () => {
     const read = (options?: { synchronous: 'NORMAL' | 'FULL' }) => {
       const archive = openSqliteArchive(tempPath(), options);
-      const db = (archive as unknown as { db: Database.Database }).db;
-      const level = db.pragma('synchronous', { simple: true });
+      const db = (archive as unknown as { db: SqliteConnection }).db;
+      const level = (db.prepare('PRAGMA synchronous').get() as { synchronous: number }).synchronous;
       archive.close();
       return level;
     };
@@ -182,7 +183,7 @@ describe('ContextEngine.flush() and close()', () => {
     const path = tempPath();
     const engine = engineOn(openSqliteArchive(path, { busyTimeoutMs: 20 }));
     await oneExchange(engine, 'one');
-    const other = new Database(path);
+    const other = openRaw(path);
     other.exec('BEGIN EXCLUSIVE');
     const { problems } = await oneExchange(engine, 'two');
     expect(problems.join()).toMatch(/e2 was not archived yet: .*locked by another process.*retried after each exchange/);

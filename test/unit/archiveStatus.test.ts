@@ -4,7 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openJsonlArchive } from '../../src/adapters/jsonlArchiveStore';
 import { makeTempDir } from '../../src/adapters/tempFiles';
 import { openTaskSession } from '../../src/host/openTaskSession';
-import type { SqliteLoader } from '../../src/extension/archiveStatus';
+import { betterSqliteDriver } from '../../src/adapters/betterSqliteDriver';
+import { nodeSqliteDriver } from '../../src/adapters/nodeSqliteDriver';
+import type { SqliteDriver } from '../../src/adapters/sqliteDriver';
+import { DRIVERS, rawDriver } from '../support/sqliteDrivers';
 import { archivePathIn, fallbackArchivePathIn, openArchive, openArchiveBrowser } from '../../src/extension/archiveStatus';
 import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer } from '../support/messagesApiEvents';
@@ -13,10 +16,37 @@ import { textAnswer } from '../support/messagesApiEvents';
 const ABI_ERROR =
   "The module '/ext/node_modules/better-sqlite3/build/Release/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 115. This version of Node.js requires\nNODE_MODULE_VERSION 128. Please try re-compiling or re-installing\nthe module (for instance, using `npm rebuild` or `npm install`).";
 
-/** A loader whose driver fails the way Electron's ABI check does, at the first open. */
-const electronSqlite: SqliteLoader = async () => () => {
-  throw new Error(ABI_ERROR);
-};
+/** `base` failing at its first open with `message`, as a driver that does not load here does. */
+function failing(base: SqliteDriver, message: string): SqliteDriver {
+  return {
+    ...base,
+    open: () => {
+      throw new Error(message);
+    },
+  };
+}
+/** A driver that works (the first of this Node's), under another driver's name. */
+function working(as: SqliteDriver): SqliteDriver {
+  return { ...rawDriver(), id: as.id, label: as.label };
+}
+/** `base` on a SQLite built without FTS5: the archive's search index cannot be created. */
+function withoutFts5(base: SqliteDriver): SqliteDriver {
+  return {
+    ...base,
+    open: (path, options) => {
+      const db = base.open(path, options);
+      return {
+        ...db,
+        exec: (sql) => {
+          if (/using fts5/i.test(sql)) throw new Error('no such module: fts5');
+          db.exec(sql);
+        },
+      };
+    },
+  };
+}
+/** The extension host of VS Code 1.100 desktop: Node 20 (no node:sqlite) on Electron's ABI. */
+const oldElectron = { drivers: [failing(nodeSqliteDriver, `node:sqlite needs Node 22.13 or later; this is Node ${process.versions.node}.`), failing(betterSqliteDriver, ABI_ERROR)] };
 
 let temp: { dir: string; remove: () => void };
 let log: Array<{ level: string; message: string }>;
@@ -32,44 +62,70 @@ beforeEach(() => {
 });
 afterEach(() => temp.remove());
 
-describe('openArchive: SQLite, or the plain-file fallback when the native module does not load', () => {
-  it('uses SQLite where it loads (here, Node), with no fallback and no warning', async () => {
+describe('openArchive: SQLite on the driver the editor has, or the plain-file fallback when none works', () => {
+  it("uses this Node's SQLite, node:sqlite first, with no fallback and no warning; the label names the driver", async () => {
     const storage = join(temp.dir, 'storage');
     const result = await openArchive(storage, logger);
-    expect(result.ok && result.backend.kind).toBe('sqlite');
-    expect(result.ok && result.fallback).toBeFalsy();
+    if (!result.ok) throw new Error(result.message);
+    const expected = DRIVERS.some((d) => d.name === 'node:sqlite') ? 'node:sqlite' : 'better-sqlite3';
+    expect(result.backend).toMatchObject({ kind: 'sqlite', label: `SQLite (${expected})` });
+    expect(result.message).toBe(`Archive: SQLite (${expected}), ${archivePathIn(storage)}`);
+    expect(result.fallback).toBeUndefined();
     expect(existsSync(archivePathIn(storage))).toBe(true);
     expect(log.filter((l) => l.level !== 'info')).toEqual([]);
   });
 
-  it('a driver built for another ABI selects the JSON Lines store and says why, where, and what to do', async () => {
+  it('the editor prefers node:sqlite when both work; better-sqlite3 when node:sqlite does not load, or its SQLite lacks FTS5', async () => {
+    const label = async (drivers: SqliteDriver[]) => {
+      const result = await openArchive(join(temp.dir, `s${log.length}-${drivers.length}-${Math.random()}`), logger, { drivers });
+      return result.ok ? result.backend.label : result.message;
+    };
+    expect(await label([working(betterSqliteDriver), working(nodeSqliteDriver)])).toBe('SQLite (node:sqlite)');
+    expect(await label([oldElectron.drivers[0]!, working(betterSqliteDriver)])).toBe('SQLite (better-sqlite3)');
+    expect(await label([withoutFts5(working(nodeSqliteDriver)), working(betterSqliteDriver)])).toBe('SQLite (better-sqlite3)');
+    expect(log.some((l) => l.message.includes('archive: node:sqlite not used: its SQLite has no FTS5'))).toBe(true);
+  });
+
+  it('a driver named in strata.archive.driver that does not work: auto chooses, and the notice says so', async () => {
+    const result = await openArchive(join(temp.dir, 'storage'), logger, { driver: 'better-sqlite3', drivers: [working(nodeSqliteDriver), failing(betterSqliteDriver, ABI_ERROR)] });
+    if (!result.ok) throw new Error(result.message);
+    expect(result.backend.label).toBe('SQLite (node:sqlite)');
+    expect(result.notice).toMatch(/^The SQLite driver better-sqlite3 does not work in Node .*NODE_MODULE_VERSION 115.* Strata chose a driver itself \(strata\.archive\.driver: auto\) instead\.$/);
+    const named = await openArchive(join(temp.dir, 'named'), logger, { driver: 'better-sqlite3', drivers: [working(nodeSqliteDriver), working(betterSqliteDriver)] });
+    expect(named.ok && named.backend.label).toBe('SQLite (better-sqlite3)');
+  });
+
+  it('no driver works (Node 20 on Electron): the JSON Lines store, and the message says why, where, and what to do', async () => {
     const storage = join(temp.dir, 'storage');
-    const result = await openArchive(storage, logger, electronSqlite);
+    const result = await openArchive(storage, logger, oldElectron);
     if (!result.ok) throw new Error(`expected the fallback, got: ${result.message}`);
     expect(result.fallback).toBe(true);
-    expect(result.backend.kind).toBe('jsonl');
-    expect(result.backend.path).toBe(fallbackArchivePathIn(storage));
-    expect(result.message).toContain("native SQLite module does not load in this editor's runtime");
+    expect(result.backend).toMatchObject({ kind: 'jsonl', label: 'plain file', path: fallbackArchivePathIn(storage) });
+    expect(result.message).toContain("SQLite does not work in this editor's runtime");
+    expect(result.message).toContain('node:sqlite: node:sqlite needs Node 22.13 or later');
+    expect(result.message).toContain('better-sqlite3: The module');
     expect(result.message).toContain('NODE_MODULE_VERSION 115');
     expect(result.message).toContain(fallbackArchivePathIn(storage));
-    expect(result.message).toMatch(/install the \.vsix built for your editor/);
-    // The Output channel gets the whole loader error (all its lines) and the message.
-    expect(log.some((l) => l.level === 'warn' && l.message.includes('re-installing\nthe module'))).toBe(true);
+    expect(result.message).toMatch(/update the editor: a VS Code whose extension host runs Node 22\.13 or later has SQLite built in/);
     expect(log.some((l) => l.level === 'warn' && l.message === result.message)).toBe(true);
     expect(log.filter((l) => l.level === 'error')).toEqual([]);
   });
 
+  it('a SQLite without FTS5 in every driver also falls back to the plain file, whose search needs none', async () => {
+    const result = await openArchive(join(temp.dir, 'storage'), logger, { drivers: [withoutFts5(working(nodeSqliteDriver)), withoutFts5(working(betterSqliteDriver))] });
+    expect(result.ok && result.backend.kind).toBe('jsonl');
+    expect(result.message).toContain("its SQLite has no FTS5, which the archive's search needs (no such module: fts5)");
+  });
+
   it('a driver whose binary is missing (the bindings module cannot find it) also falls back', async () => {
-    const missing: SqliteLoader = async () => {
-      throw new Error('Could not locate the bindings file. Tried:\n → /ext/node_modules/better-sqlite3/build/better_sqlite3.node');
-    };
-    const result = await openArchive(join(temp.dir, 'storage'), logger, missing);
+    const missing = failing(betterSqliteDriver, 'Could not locate the bindings file. Tried:\n → /ext/node_modules/better-sqlite3/build/better_sqlite3.node');
+    const result = await openArchive(join(temp.dir, 'storage'), logger, { drivers: [oldElectron.drivers[0]!, missing] });
     expect(result.ok && result.backend.kind).toBe('jsonl');
   });
 
   it('the browser opens on SQLite and on the fallback alike; with no archive it says why', async () => {
     const sqlite = await openArchive(join(temp.dir, 'sqlite'), logger);
-    const fallback = await openArchive(join(temp.dir, 'fallback'), logger, electronSqlite);
+    const fallback = await openArchive(join(temp.dir, 'fallback'), logger, oldElectron);
     for (const result of [sqlite, fallback]) {
       const browsing = openArchiveBrowser(result, logger);
       if (!browsing.ok) throw new Error(browsing.message);
@@ -97,7 +153,7 @@ describe('openArchive: SQLite, or the plain-file fallback when the native module
       const storage = join(temp.dir, 'storage');
       const ws = join(temp.dir, 'ws');
       mkdirSync(ws, { recursive: true });
-      const result = await openArchive(storage, logger, electronSqlite);
+      const result = await openArchive(storage, logger, oldElectron);
       if (!result.ok) throw new Error(result.message);
       // As at activation: the browser's own connection opens before any chat session writes.
       const browsing = openArchiveBrowser(result, logger);

@@ -1,6 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ArchivedExchange } from '../../src/engine/ports';
 import { ArchiveError } from '../../src/engine/ports';
@@ -9,6 +8,7 @@ import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
 import { makeTempDir } from '../../src/adapters/tempFiles';
 import { archivedTurn, T0 } from '../support/archivedTurn';
 import { withRawDb } from '../support/rawSqlite';
+import { DRIVERS, openRaw } from '../support/sqliteDrivers';
 
 const temps: Array<{ remove: () => void }> = [];
 afterEach(() => temps.splice(0).forEach((t) => t.remove()));
@@ -40,7 +40,7 @@ function exchange(seq: number, output = 'Done.', toolText = bigFile): ArchivedEx
  * the JSON Lines fallback for an editor whose runtime cannot load the native driver.
  */
 const stores = [
-  { name: 'SQLite', file: 'archive.sqlite', open: (path: string) => openSqliteArchive(path) },
+  ...DRIVERS.map(({ name, driver }) => ({ name: `SQLite (${name})`, file: 'archive.sqlite', open: (path: string) => openSqliteArchive(path, { driver }) })),
   { name: 'JSON Lines', file: 'archive.jsonl', open: (path: string) => openJsonlArchive(path) },
 ];
 
@@ -284,10 +284,10 @@ describe.each(stores)('$name archive: browsing and deleting sessions', (store) =
   });
 });
 
-describe('SQLite archive: blobs, locks, schema', () => {
+describe.each(DRIVERS)('SQLite archive: blobs, locks, schema (on $name)', ({ driver }) => {
   const tempPath = (name = 'archive.sqlite') => tempFile(name);
   it('stores the same file read twice once (content-addressed blobs)', () => {
-    const a = openSqliteArchive(tempPath());
+    const a = openSqliteArchive(tempPath(), { driver });
     a.put(exchange(1));
     a.put(exchange(2));
     const stats = a.stats();
@@ -299,9 +299,9 @@ describe('SQLite archive: blobs, locks, schema', () => {
 
   it('reports a database locked by another process, and loses nothing archived before', () => {
     const path = tempPath();
-    const a = openSqliteArchive(path, { busyTimeoutMs: 50 });
+    const a = openSqliteArchive(path, { busyTimeoutMs: 50, driver });
     a.put(exchange(1));
-    const other = new Database(path);
+    const other = openRaw(path);
     other.exec('BEGIN EXCLUSIVE');
     let error: unknown;
     try {
@@ -321,36 +321,36 @@ describe('SQLite archive: blobs, locks, schema', () => {
 
   it('refuses an archive written by a newer schema, and a damaged row names its exchange', () => {
     const newer = tempPath('newer.sqlite');
-    withRawDb(newer, (db) => db.pragma('user_version = 999'));
-    expect(() => openSqliteArchive(newer)).toThrow(/newer Strata/);
+    withRawDb(newer, (db) => db.exec('PRAGMA user_version = 999'));
+    expect(() => openSqliteArchive(newer, { driver })).toThrow(/newer Strata/);
 
     const path = tempPath();
-    const a = openSqliteArchive(path);
+    const a = openSqliteArchive(path, { driver });
     a.put(exchange(1));
     a.put(exchange(2));
     a.close();
     withRawDb(path, (db) => db.prepare("UPDATE exchanges SET body_json = '{not json' WHERE seq = 2").run());
-    const b = openSqliteArchive(path);
+    const b = openSqliteArchive(path, { driver });
     expect(() => b.get('s', 2)).toThrow(/e2 of session s .* is damaged/);
     expect(b.get('s', 1)).toEqual(exchange(1));
     b.close();
   });
 });
 
-describe('SQLite archive: schema upgrade', () => {
+describe.each(DRIVERS)('SQLite archive: schema upgrade (on $name)', ({ driver }) => {
   const tempPath = (name = 'archive.sqlite') => tempFile(name);
   it('upgrades an archive of schema 1 in place, keeping its exchanges', () => {
     const path = tempPath();
-    const a = openSqliteArchive(path);
+    const a = openSqliteArchive(path, { driver });
     a.put(exchange(1));
     a.close();
     withRawDb(path, (db) => {
       db.exec('DROP TABLE token_calibration; DROP TABLE session_info');
       db.exec('ALTER TABLE exchanges DROP COLUMN superseded_by');
       db.exec('ALTER TABLE sessions DROP COLUMN title');
-      db.pragma('user_version = 1');
+      db.exec('PRAGMA user_version = 1');
     });
-    const b = openSqliteArchive(path);
+    const b = openSqliteArchive(path, { driver });
     expect(b.get('s', 1)?.full).toEqual(exchange(1).full);
     b.saveTokenFactor('m', 1.2, 1);
     expect(b.tokenFactor('m')).toBe(1.2);
@@ -361,12 +361,12 @@ describe('SQLite archive: schema upgrade', () => {
 
   it("keeps a session's title and source across a reopen; the latest call wins; an unnamed session has none", () => {
     const path = tempPath();
-    const a = openSqliteArchive(path);
+    const a = openSqliteArchive(path, { driver });
     a.put(exchange(1));
     a.setSessionInfo('s', { title: 'First', source: 'claude-code:/a.jsonl' }, 1);
     a.setSessionInfo('s', { title: 'Second', source: 'claude-code:/b.jsonl' }, 2);
     a.close();
-    const b = openSqliteArchive(path);
+    const b = openSqliteArchive(path, { driver });
     expect(b.sessionInfo('s')).toEqual({ title: 'Second', source: 'claude-code:/b.jsonl' });
     expect(b.sessionInfo('other')).toBeUndefined();
     b.close();

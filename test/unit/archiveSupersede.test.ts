@@ -6,6 +6,7 @@ import { openJsonlArchive } from '../../src/adapters/jsonlArchiveStore';
 import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
 import { makeTempDir } from '../../src/adapters/tempFiles';
 import { withRawDb } from '../support/rawSqlite';
+import { DRIVERS } from '../support/sqliteDrivers';
 
 const temps: Array<{ remove: () => void }> = [];
 afterEach(() => temps.splice(0).forEach((t) => t.remove()));
@@ -31,11 +32,11 @@ function exchange(seq: number, extra: Partial<ArchivedExchange> = {}): ArchivedE
   };
 }
 
-describe('SQLite archive: superseded exchanges (edit and resend)', () => {
+describe.each(DRIVERS)('SQLite archive: superseded exchanges (edit and resend) (on $name)', ({ driver }) => {
   it('upgrades an archive written by schema 2 (a real file from the previous release) and keeps every row active', () => {
     const path = tempPath();
     copyFileSync(join(__dirname, '../fixtures/archive-schema2.sqlite'), path);
-    const archive = openSqliteArchive(path);
+    const archive = openSqliteArchive(path, { driver });
     expect(archive.lastSeq('schema2')).toBe(3);
     for (const seq of [1, 2, 3]) {
       const row = archive.get('schema2', seq);
@@ -47,9 +48,9 @@ describe('SQLite archive: superseded exchanges (edit and resend)', () => {
     expect(archive.get('schema2', 2)?.supersededBy).toBe(4);
     expect(archive.get('schema2', 3)?.supersededBy).toBe(4);
     archive.close();
-    const version = (file: string) => withRawDb(file, (db) => db.pragma('user_version', { simple: true }) as number, { readonly: true });
+    const version = (file: string) => withRawDb(file, (db) => (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version, { readonly: true });
     const fresh = tempPath();
-    openSqliteArchive(fresh).close();
+    openSqliteArchive(fresh, { driver }).close();
     expect(version(path)).toBe(version(fresh)); // every later step applied
     expect(version(path)).toBeGreaterThan(2);
   });
@@ -57,7 +58,7 @@ describe('SQLite archive: superseded exchanges (edit and resend)', () => {
 
 /** The same behaviour from the JSON Lines store the extension falls back to when SQLite does not load. */
 const stores = [
-  { name: 'SQLite', file: 'archive.sqlite', open: (path: string) => openSqliteArchive(path) },
+  ...DRIVERS.map(({ name, driver }) => ({ name: `SQLite (${name})`, file: 'archive.sqlite', open: (path: string) => openSqliteArchive(path, { driver }) })),
   { name: 'JSON Lines', file: 'archive.jsonl', open: (path: string) => openJsonlArchive(path) },
 ];
 

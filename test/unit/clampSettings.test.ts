@@ -12,6 +12,16 @@ describe('clampSettings: strata.* values become usable settings, each change war
     expect(r.warnings).toEqual([]);
   });
 
+  it('strata.archive.driver: auto unless a driver is named; anything else is warned and read as auto', () => {
+    expect(clampSettings(reader({})).archiveDriver).toBe('auto');
+    expect(clampSettings(reader({ 'strata.archive.driver': 'node-sqlite' }))).toMatchObject({ archiveDriver: 'node-sqlite', warnings: [] });
+    expect(clampSettings(reader({ 'strata.archive.driver': 'better-sqlite3' })).archiveDriver).toBe('better-sqlite3');
+    expect(clampSettings(reader({ 'strata.archive.driver': 'sqlite3' }))).toMatchObject({
+      archiveDriver: 'auto',
+      warnings: ['strata.archive.driver is one of auto, node-sqlite, better-sqlite3 (got "sqlite3"); using auto.'],
+    });
+  });
+
   it('passes in-range values through unchanged', () => {
     const r = clampSettings(reader({ 'strata.autoCondensePercent': 65, 'strata.promptBudgetTokens': 50_000, 'strata.model': 'claude-opus-4-1', 'strata.autoApprove.writes': true }));
     expect(r.engine.autoCondensePercent).toBe(65);

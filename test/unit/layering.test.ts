@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -34,6 +34,12 @@ describe('layering (STYLE.md) checked by dependency-cruiser (.dependency-cruiser
       expect(users.length, `${lib} used by ${users.join(', ')}`).toBe(1);
       expect(users[0]!.startsWith('src/adapters/')).toBe(true);
     }
+  });
+
+  it("node:sqlite (a builtin, looked up with process.getBuiltinModule, which dependency-cruiser cannot see) is loaded by one adapter file", () => {
+    const loads = /(getBuiltinModule|require|import)\(\s*['"]node:sqlite['"]/;
+    const users = real.modules.map((m) => m.source).filter((source) => source.startsWith('src/') && loads.test(readFileSync(join(ROOT, source), 'utf8')));
+    expect(users).toEqual(['src/adapters/nodeSqliteDriver.ts']);
   });
 
   it('catches what a line regex missed: a multi-line import, a require, a dynamic import, each rule once', () => {

@@ -5,6 +5,7 @@ import { engineSettingsSchema } from '../../src/shared/engineSettings';
 import { modelSettingsSchema } from '../../src/shared/webviewMessages';
 import { COMMAND_IDS } from '../../src/extension/commandIds';
 import { buildConfigurationContribution } from '../../src/extension/settingsManifest';
+import { ARCHIVE_DRIVER_SETTING } from '../../src/extension/settingsSpec';
 import { renderSettingsTable, SETTINGS_TABLE_END, SETTINGS_TABLE_START, withSettingsTable } from '../../src/extension/settingsTable';
 
 const pkg = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
@@ -59,7 +60,7 @@ describe('package.json contributes.configuration agrees with engineSettingsSchem
   });
 
   it('declares no strata.* setting the extension does not read', () => {
-    const known = new Set([...Object.keys(engineSettingsSchema.shape).map((k) => `strata.${k}`), 'strata.model', 'strata.condenseModel', 'strata.baseUrl', 'strata.autoApprove.writes', 'strata.autoApprove.commands']);
+    const known = new Set([...Object.keys(engineSettingsSchema.shape).map((k) => `strata.${k}`), 'strata.model', 'strata.condenseModel', 'strata.baseUrl', 'strata.autoApprove.writes', 'strata.autoApprove.commands', ARCHIVE_DRIVER_SETTING]);
     expect(Object.keys(manifest).filter((k) => !known.has(k))).toEqual([]);
     expect(manifest['strata.model']!.default).toBe(modelSettingsSchema.parse({}).model);
   });

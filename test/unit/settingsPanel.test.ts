@@ -98,10 +98,11 @@ describe('settings panel model (from the manifest)', () => {
         expect(field.description).toBe(p.markdownDescription);
         if (field.kind === 'integer' || field.kind === 'number') expect([field.minimum, field.maximum]).toEqual([p.minimum, p.maximum]);
         if (field.kind === 'string') expect(field.multiline).toBe(p.editPresentation === 'multilineText');
+        if (field.kind === 'enum') expect(field.options).toEqual(p.enum);
       }
     });
     const kinds = new Set(groups.flatMap((g) => g.fields.map((f) => f.kind)));
-    expect([...kinds].sort()).toEqual(['boolean', 'integer', 'string']);
+    expect([...kinds].sort()).toEqual(['boolean', 'enum', 'integer', 'string']);
   });
 
   it('carries the values per scope; a stored value of the wrong type is left out, an out-of-range number kept', () => {

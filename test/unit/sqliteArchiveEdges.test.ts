@@ -1,6 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
 import { openSqliteArchive, sqliteArchiveError } from '../../src/adapters/sqliteArchiveStore';
 import type { ArchivedExchange } from '../../src/engine/ports';
@@ -9,6 +8,7 @@ import { archivedTurn } from '../support/archivedTurn';
 import { countRows, withRawDb } from '../support/rawSqlite';
 import { useTempDirs } from '../support/tempDirs';
 import { thrown } from '../support/thrown';
+import { DRIVERS } from '../support/sqliteDrivers';
 
 /** What the SQLite archive does at its edges: damaged files, errors, old rows, odd input. */
 const tempDir = useTempDirs('strata-sqlite-edges-');
@@ -26,10 +26,10 @@ function toolOnly(sessionId: string, seq: number): ArchivedExchange {
   return archivedTurn(sessionId, seq, seq, [{ type: 'tool_result', tool_use_id: `t${seq}`, content: bigFile }], `answer ${seq}`);
 }
 
-describe('SQLite archive: a damaged file', () => {
+describe.each(DRIVERS)('SQLite archive: a damaged file (on $name)', ({ driver }) => {
   it('a blob missing from the file is named by its hash and the file, not reworded as a damaged row', () => {
     const path = tempPath();
-    const a = openSqliteArchive(path);
+    const a = openSqliteArchive(path, { driver });
     a.put(toolOnly('s', 1));
     a.put(asked('s', 2, 'No blob in this one'));
     a.close();
@@ -38,7 +38,7 @@ describe('SQLite archive: a damaged file', () => {
       db.prepare('DELETE FROM blobs').run();
       return hash;
     });
-    const b = openSqliteArchive(path);
+    const b = openSqliteArchive(path, { driver });
     const error = thrown(() => b.get('s', 1));
     expect(error).toBeInstanceOf(ArchiveError);
     expect(error.code).toBe('archive_corrupt');
@@ -52,12 +52,12 @@ describe('SQLite archive: a damaged file', () => {
     ['does not hold messages', '[{"role":"robot","content":[]}]'],
   ])('a row whose body %s names its exchange under archive_corrupt', (_what, body) => {
     const path = tempPath();
-    const a = openSqliteArchive(path);
+    const a = openSqliteArchive(path, { driver });
     a.put(asked('s', 1, 'First'));
     a.put(asked('s', 2, 'Second'));
     a.close();
     withRawDb(path, (db) => db.prepare('UPDATE exchanges SET body_json = ? WHERE seq = 2').run(body));
-    const b = openSqliteArchive(path);
+    const b = openSqliteArchive(path, { driver });
     const error = thrown(() => b.get('s', 2));
     expect(error.code).toBe('archive_corrupt');
     expect(error.message).toBe(`Exchange e2 of session s in ${path} is damaged and cannot be read; the other exchanges are unaffected.`);
@@ -67,7 +67,7 @@ describe('SQLite archive: a damaged file', () => {
 
   it('a damaged full-text index (SQLITE_CORRUPT_VTAB, an extended code) is reported as a damaged archive', () => {
     const path = tempPath();
-    const a = openSqliteArchive(path);
+    const a = openSqliteArchive(path, { driver });
     a.put(asked('s', 1, 'Where do zebras live?'));
     a.close(); // the last connection checkpoints: every page is in the main file
     const blocks = withRawDb(path, (db) => (db.prepare('SELECT block FROM exchanges_fts_data WHERE id > 1').all() as Array<{ block: Buffer }>).map((r) => r.block));
@@ -78,7 +78,7 @@ describe('SQLite archive: a damaged file', () => {
       bytes.fill(0xff, at, at + block.length);
     }
     writeFileSync(path, bytes);
-    const b = openSqliteArchive(path);
+    const b = openSqliteArchive(path, { driver });
     const error = thrown(() => b.search('s', 'zebras', 5));
     expect(error.code).toBe('archive_corrupt');
     expect(error.message).toBe(`${path} is not a readable Strata archive (SQLITE_CORRUPT_VTAB). Move it away (it was not changed) and Strata will start a new archive.`);
@@ -87,34 +87,35 @@ describe('SQLite archive: a damaged file', () => {
 
   it('refuses a newer schema under archive_version', () => {
     const path = tempPath();
-    withRawDb(path, (db) => db.pragma('user_version = 999'));
-    const error = thrown(() => openSqliteArchive(path));
+    withRawDb(path, (db) => db.exec('PRAGMA user_version = 999'));
+    const error = thrown(() => openSqliteArchive(path, { driver }));
     expect(error.code).toBe('archive_version');
     expect(error.message).toMatch(/written by a newer Strata \(schema 999, this one knows \d+\)\. Update Strata to open it; the file was not changed\.$/);
   });
 });
 
-describe('SQLite archive: what an error tells the user', () => {
+describe.each(DRIVERS)('SQLite archive: what an error tells the user (on $name)', ({ driver }) => {
   it('an archive whose folder is a file cannot be opened: archive_io, saying what to check', () => {
     const folder = join(tempDir(), 'not-a-folder');
     writeFileSync(folder, 'a file');
     const path = join(folder, 'archive.sqlite');
-    const error = thrown(() => openSqliteArchive(path));
+    const error = thrown(() => openSqliteArchive(path, { driver }));
     expect(error.code).toBe('archive_io');
     expect(error.message).toBe(`The archive ${path} cannot be written (SQLITE_CANTOPEN). Check the folder exists, is writable and has free space.`);
   });
 
   it("an SQLite error with no advice of its own keeps SQLite's message, under code archive", () => {
     const path = tempPath();
-    const a = openSqliteArchive(path);
+    const a = openSqliteArchive(path, { driver });
     withRawDb(path, (db) => db.exec("CREATE TRIGGER refuse BEFORE INSERT ON exchanges BEGIN SELECT RAISE(ABORT, 'disk trouble'); END"));
     const error = thrown(() => a.put(asked('s', 1, 'Anything')));
     expect(error.code).toBe('archive');
     expect(error.message).toBe(`The archive ${path} failed: disk trouble.`);
     a.close();
   });
+});
 
-  const sqlite = (code: string, message = 'from SQLite') => new Database.SqliteError(message, code);
+describe('SQLite archive: which ArchiveError a SQLite result code becomes (the code as a driver reports it)', () => {
   it.each([
     ['SQLITE_NOTADB', 'archive_corrupt'],
     ['SQLITE_CORRUPT', 'archive_corrupt'],
@@ -133,7 +134,7 @@ describe('SQLite archive: what an error tells the user', () => {
     ['SQLITE_CONSTRAINT_UNIQUE', 'archive'],
     ['SQLITE_ERROR', 'archive'],
   ])('maps %s to %s, naming the code where it advises', (code, expected) => {
-    const error = sqliteArchiveError('/a/archive.sqlite', sqlite(code));
+    const error = sqliteArchiveError('/a/archive.sqlite', new Error('from SQLite'), code);
     expect(error.code).toBe(expected);
     expect(error.message).toContain('/a/archive.sqlite');
     if (expected === 'archive_io') expect(error.message).toBe(`The archive /a/archive.sqlite cannot be written (${code}). Check the folder exists, is writable and has free space.`);
@@ -144,20 +145,20 @@ describe('SQLite archive: what an error tells the user', () => {
 
   it('keeps an ArchiveError as it is, and words an error without a code (or not an Error) as a plain failure', () => {
     const own = new ArchiveError('Already worded.', 'archive_conflict');
-    expect(sqliteArchiveError('/a', own)).toBe(own);
+    expect(sqliteArchiveError('/a', own, undefined)).toBe(own);
     // a StrataError that names its kind where it is printed (logs, the CLI's stderr)
     expect(own).toBeInstanceOf(StrataError);
     expect(String(own)).toBe('ArchiveError: Already worded.');
-    expect(sqliteArchiveError('/a', new TypeError('x is not a function'))).toMatchObject({ code: 'archive', message: 'The archive /a failed: x is not a function.' });
-    expect(sqliteArchiveError('/a', 'a thrown string')).toMatchObject({ code: 'archive', message: 'The archive /a failed: a thrown string.' });
-    expect(sqliteArchiveError('/a', null)).toMatchObject({ code: 'archive', message: 'The archive /a failed: null.' });
+    expect(sqliteArchiveError('/a', new TypeError('x is not a function'), undefined)).toMatchObject({ code: 'archive', message: 'The archive /a failed: x is not a function.' });
+    expect(sqliteArchiveError('/a', 'a thrown string', undefined)).toMatchObject({ code: 'archive', message: 'The archive /a failed: a thrown string.' });
+    expect(sqliteArchiveError('/a', null, undefined)).toMatchObject({ code: 'archive', message: 'The archive /a failed: null.' });
   });
 });
 
-describe('SQLite archive: titles of sessions archived before schema 5', () => {
+describe.each(DRIVERS)('SQLite archive: titles of sessions archived before schema 5 (on $name)', ({ driver }) => {
   /** An archive where `ids` were archived before titles were stored (NULL, as schema 4 left them). */
   function oldSessions(path: string, exchanges: ArchivedExchange[]): void {
-    const a = openSqliteArchive(path);
+    const a = openSqliteArchive(path, { driver });
     for (const e of exchanges) a.put(e);
     a.close();
     withRawDb(path, (db) => db.prepare('UPDATE sessions SET title = NULL').run());
@@ -167,7 +168,7 @@ describe('SQLite archive: titles of sessions archived before schema 5', () => {
   it('titles a session whose first exchange has no query with an empty title, recorded so it is read once', () => {
     const path = tempPath();
     oldSessions(path, [toolOnly('tools', 1), asked('tools', 2, 'A later question is not the title')]);
-    const a = openSqliteArchive(path);
+    const a = openSqliteArchive(path, { driver });
     const reads = vi.spyOn(a, 'get');
     expect(a.sessions()).toEqual([expect.objectContaining({ id: 'tools', title: '', exchanges: 2 })]);
     expect(reads).toHaveBeenCalledTimes(1);
@@ -182,35 +183,35 @@ describe('SQLite archive: titles of sessions archived before schema 5', () => {
     const path = tempPath();
     oldSessions(path, [asked('ok', 1, 'Readable question'), asked('bad', 1, 'Lost question')]);
     withRawDb(path, (db) => db.prepare("UPDATE exchanges SET body_json = '{broken' WHERE session_id = 'bad'").run());
-    const a = openSqliteArchive(path);
+    const a = openSqliteArchive(path, { driver });
     expect(a.sessions().map((s) => [s.id, s.title])).toEqual([['bad', ''], ['ok', 'Readable question']]);
     a.close();
     expect(stored(path)).toEqual({ ok: 'Readable question', bad: null });
   });
 });
 
-describe('SQLite archive: what it keeps and finds', () => {
+describe.each(DRIVERS)('SQLite archive: what it keeps and finds (on $name)', ({ driver }) => {
   it('a repeated identical put without a mark keeps the mark its row already has', () => {
     const path = tempPath();
-    const a = openSqliteArchive(path);
+    const a = openSqliteArchive(path, { driver });
     a.put(asked('s', 1, 'First try'));
     a.put({ ...asked('s', 2, 'Edited'), supersedes: [1] });
     a.put(asked('s', 1, 'First try')); // a retried write of e1 as first sent
     expect(a.get('s', 1)?.supersededBy).toBe(2);
     a.close();
-    const b = openSqliteArchive(path);
+    const b = openSqliteArchive(path, { driver });
     expect(b.get('s', 1)?.supersededBy).toBe(2);
     b.close();
   });
 
   it('uses a stored tokenizer factor only when it is a positive finite number', () => {
     const path = tempPath();
-    const a = openSqliteArchive(path);
+    const a = openSqliteArchive(path, { driver });
     const factors: Array<[string, number]> = [['zero', 0], ['negative', -0.5], ['infinite', Infinity], ['minus-infinite', -Infinity], ['tiny', 1e-9], ['usual', 1.17]];
     for (const [model, factor] of factors) a.saveTokenFactor(model, factor, 1);
     expect(() => a.saveTokenFactor('nan', NaN, 1)).toThrow(ArchiveError); // SQLite binds NaN as NULL: refused
     a.close();
-    const b = openSqliteArchive(path);
+    const b = openSqliteArchive(path, { driver });
     expect(Object.fromEntries(['zero', 'negative', 'infinite', 'minus-infinite', 'tiny', 'usual', 'nan'].map((m) => [m, b.tokenFactor(m)]))).toEqual({
       zero: undefined,
       negative: undefined,
@@ -224,7 +225,7 @@ describe('SQLite archive: what it keeps and finds', () => {
   });
 
   it('matches each query word on its own, anywhere in the exchange; a quote inside a word splits it like the text', () => {
-    const a = openSqliteArchive(tempPath());
+    const a = openSqliteArchive(tempPath(), { driver });
     a.put(asked('s', 1, 'The zebra ran far away from the old lion'));
     a.put(asked('s', 2, 'Then the tool printed say "hello"world and stopped'));
     expect(a.search('s', '  lion   zebra ', 5).map((h) => h.seq)).toEqual([1]);
@@ -237,7 +238,7 @@ describe('SQLite archive: what it keeps and finds', () => {
 
   it('reads back a tool input that looks like a stored-text reference but has other keys', () => {
     const path = tempPath();
-    const a = openSqliteArchive(path);
+    const a = openSqliteArchive(path, { driver });
     const e: ArchivedExchange = {
       ...asked('s', 1, 'Call it'),
       full: [
@@ -247,14 +248,14 @@ describe('SQLite archive: what it keeps and finds', () => {
     };
     a.put(e);
     a.close();
-    const b = openSqliteArchive(path);
+    const b = openSqliteArchive(path, { driver });
     expect(b.get('s', 1)).toEqual(e);
     b.close();
   });
 
   it('reads back tool inputs that are exactly a stored-text reference, or use its key escaped, as they were sent', () => {
     const path = tempPath();
-    const a = openSqliteArchive(path);
+    const a = openSqliteArchive(path, { driver });
     const hash = 'a'.repeat(64);
     const inputs = [{ $blob: hash }, { $blob: 'short' }, { $$blob: hash }, { nested: [{ $blob: bigFile }], $$$blob: 'x' }, { $blob: { $blob: hash } }];
     const e: ArchivedExchange = {
@@ -267,7 +268,7 @@ describe('SQLite archive: what it keeps and finds', () => {
     };
     a.put(e);
     a.close();
-    const b = openSqliteArchive(path);
+    const b = openSqliteArchive(path, { driver });
     expect(b.get('s', 1)).toEqual(e);
     // the long text inside was still stored once, as a blob, and only our reference names it
     expect(countRows(path, 'SELECT COUNT(*) AS n FROM blobs')).toBe(1);
@@ -275,7 +276,7 @@ describe('SQLite archive: what it keeps and finds', () => {
   });
 
   it("keeps a ':memory:' archive (no file, no WAL) working like a file", () => {
-    const a = openSqliteArchive(':memory:');
+    const a = openSqliteArchive(':memory:', { driver });
     a.put(toolOnly('s', 1));
     expect(a.get('s', 1)).toEqual(toolOnly('s', 1));
     expect(a.search('s', 'value7', 5).map((h) => h.seq)).toEqual([1]);
