@@ -9,6 +9,7 @@ import { ArchiveError } from '../engine/ports';
 import { archivedBodySchema } from './archivedBodySchema';
 import { ARCHIVE_MIGRATIONS } from './sqliteArchiveSchema';
 import { blobRefs, decodeBody, encodeBody } from './storedBody';
+import { ensurePrivateFile, tighten } from './privateFiles';
 
 /** A session's title (its first query, one line) and source (`claude-code:<file>`, `cline:<file>`...). */
 export interface SessionInfo {
@@ -37,6 +38,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
   private readonly db: Database.Database;
 
   constructor(readonly path: string, options: ArchiveOptions = {}) {
+    if (path !== ':memory:') createPrivately(path);
     this.db = guard(path, () => {
       const db = new Database(path, { timeout: options.busyTimeoutMs ?? 2_000 });
       db.pragma('journal_mode = WAL'); // a ':memory:' database keeps its own journal ('memory')
@@ -307,6 +309,20 @@ function migrate(db: Database.Database, path: string): void {
 }
 
 /** Runs `work`, turning SQLite's errors into ArchiveErrors that say what to do. */
+/**
+ * The archive holds tool output: created 0600 before SQLite opens it (SQLite gives its -wal and
+ * -shm the database file's mode); an older archive, -wal and -shm readable by others is tightened.
+ * A failure here is left to SQLite's own open, whose error says what to do.
+ */
+function createPrivately(path: string): void {
+  try {
+    ensurePrivateFile(path);
+  } catch {
+    return;
+  }
+  for (const suffix of ['-wal', '-shm']) tighten(`${path}${suffix}`);
+}
+
 function guard<T>(path: string, work: () => T): T {
   try {
     return work();

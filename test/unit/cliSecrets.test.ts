@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteArchive } from '../../src/adapters/sqliteArchiveStore';
@@ -117,5 +117,17 @@ describe.runIf(process.platform === 'linux')('strata chat keeps secrets out of e
     expect(requests).toContain(ghToken);
     expect(requests).toContain('ANTHROPIC_API_KEY=[redacted: session-key]');
     for (const text of [requests, archiveBytes(archive), result.stdout, result.stderr]) expect(text).not.toContain(apiKey);
+  });
+
+  it('the archive and the recording are created readable by their owner only (0600)', async () => {
+    server.enqueue(textAnswer('Hello.'));
+    const archive = join(temp.dir, 'data', 'a.sqlite');
+    const record = join(temp.dir, 'chat.jsonl');
+    const result = await run(['chat', '--workspace', join(temp.dir, 'ws'), '--base-url', server.url, '--archive', archive, '--record', record, '--no-lsp'], 'hi\n');
+    expect(result.code).toBe(0);
+    for (const file of [archive, record]) {
+      expect(existsSync(file)).toBe(true);
+      expect((statSync(file).mode & 0o777).toString(8), file).toBe('600');
+    }
   });
 });
