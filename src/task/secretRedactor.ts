@@ -89,20 +89,43 @@ const TOKEN_FORMATS: ReadonlyArray<{ pattern: RegExp; kind: string }> = [
 ];
 
 const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----/g;
-const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----/g;
+const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----/y;
+/**
+ * What a key block's body may hold: base64, blanks, `\n` escapes (a key inside JSON), a line
+ * number prefix (`12 | `) and header lines (`Proc-Type: 4,ENCRYPTED`); never five dashes.
+ */
+const PEM_BODY = /[A-Za-z0-9+/=\s\\|:,-]/;
+/** Base64 characters a body needs before it counts as a key (the markers alone, in code, are not one). */
+const PEM_MIN_BODY = 40;
 
-/** A PEM private-key block, BEGIN to END; a block cut short (a truncated output) is redacted to the text's end. */
+/**
+ * A PEM private-key block: the BEGIN marker, its body, and its END marker when it comes; a block
+ * cut short (a truncated output) is redacted to where its body ends. Code that only names the
+ * markers (`header = '-----BEGIN PRIVATE KEY-----'`) has no body and is left alone.
+ */
 function redactPrivateKeys(text: string): string {
   if (!text.includes('PRIVATE KEY-----')) return text;
   let out = '';
   let from = 0;
   PEM_BEGIN.lastIndex = 0;
   for (let begin = PEM_BEGIN.exec(text); begin; begin = PEM_BEGIN.exec(text)) {
-    PEM_END.lastIndex = begin.index + begin[0].length;
+    let j = begin.index + begin[0].length;
+    let base64 = 0;
+    while (j < text.length && PEM_BODY.test(text[j]!) && !text.startsWith('-----', j)) {
+      if (/[A-Za-z0-9+/]/.test(text[j]!)) base64++;
+      j++;
+    }
+    PEM_END.lastIndex = j;
     const end = PEM_END.exec(text);
+    if (base64 < PEM_MIN_BODY) {
+      PEM_BEGIN.lastIndex = j;
+      continue;
+    }
+    let stop = end ? j + end[0].length : j;
+    if (!end) while (stop > begin.index && /\s/.test(text[stop - 1]!)) stop--;
     out += text.slice(from, begin.index) + redactMarker('private-key');
-    from = end ? end.index + end[0].length : text.length;
-    PEM_BEGIN.lastIndex = from;
+    from = stop;
+    PEM_BEGIN.lastIndex = stop;
   }
   return out + text.slice(from);
 }

@@ -67,9 +67,22 @@ describe('known formats', () => {
     const body = Array.from({ length: 5 }, () => alnum(64)).join('\n');
     const pem = `-----BEGIN RSA PRIVATE KEY-----\n${body}\n-----END RSA PRIVATE KEY-----`;
     expect(redact(`before\n${pem}\nafter`)).toBe('before\n[redacted: private-key]\nafter');
-    expect(redact(`a\n-----BEGIN OPENSSH PRIVATE KEY-----\n${body}\n…`)).toBe('a\n[redacted: private-key]');
+    expect(redact(`a\n-----BEGIN OPENSSH PRIVATE KEY-----\n${body}\n… (4096 bytes cut from the middle)`)).toBe('a\n[redacted: private-key]\n… (4096 bytes cut from the middle)');
     const cert = `-----BEGIN CERTIFICATE-----\n${body}\n-----END CERTIFICATE-----`;
     expect(redact(cert)).toBe(cert);
+  });
+
+  it('a key inside JSON (a service account file), and one read with line numbers', () => {
+    const body = Array.from({ length: 3 }, () => alnum(64)).join('\\n');
+    const json = `{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\n${body}\\n-----END PRIVATE KEY-----\\n", "client_email": "a@b.iam"}`;
+    expect(redact(json)).toBe('{"type": "service_account", "private_key": "[redacted: private-key]\\n", "client_email": "a@b.iam"}');
+    const numbered = ['1 | -----BEGIN EC PRIVATE KEY-----', `2 | ${alnum(64)}`, `3 | ${alnum(20)}==`, '4 | -----END EC PRIVATE KEY-----', '5 | done'].join('\n');
+    expect(redact(numbered)).toBe('1 | [redacted: private-key]\n5 | done');
+  });
+
+  it('code that only names the markers is left alone', () => {
+    const code = "const header = '-----BEGIN PRIVATE KEY-----';\nconst footer = '-----END PRIVATE KEY-----';\nif (pem.startsWith(header)) parse(pem);";
+    expect(redact(code)).toBe(code);
   });
 });
 
