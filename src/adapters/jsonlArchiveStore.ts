@@ -1,4 +1,5 @@
-import { closeSync, existsSync, fstatSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, writeSync } from 'node:fs';
+import { openPrivateFile } from './privateFiles';
 import { z } from 'zod';
 import type { ArchivedExchangeInfo, ArchivedSessionInfo, ArchiveBrowser, DeletedSession } from '../engine/archiveBrowser';
 import { searchableText } from '../engine/blockTokens';
@@ -66,7 +67,7 @@ export class JsonlArchiveStore implements ArchiveStore, ArchiveBrowser {
     if (!empty && this.load(lines) === 0) {
       throw new ArchiveError(`${this.path} is not a readable Strata archive (no line of it is a Strata record). Move it away (it was not changed) and Strata will start a new archive.`, 'archive_corrupt');
     }
-    this.fd = io(path, () => openSync(path, 'a'));
+    this.fd = io(path, () => openPrivateFile(path, 'a'));
     // A line cut by a crash mid-write stays a damaged line of its own, not the start of the next
     // record. A line another process is writing right now is whole before this newline lands
     // (each record is one append), so it is read whole here.

@@ -1,7 +1,8 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import type { EngineSettings } from '../shared/engineSettings';
 import type { Message, ToolDefinition } from '../shared/messages';
 import { StrataError } from '../shared/strataError';
+import { writePrivateFile } from './privateFiles';
 
 /** What a recording keeps beside each message so a replay can send the same requests. */
 export interface RecordedExchange {
@@ -40,7 +41,7 @@ export class SessionRecorder {
   ) {
     const line = { meta: { source: 'strata chat', agent: 'strata', model: meta.model, session_id: meta.sessionId, system: meta.system, tools: meta.tools, settings: meta.settings } };
     try {
-      writeFileSync(path, `${JSON.stringify(line)}\n`);
+      writePrivateFile(path, `${JSON.stringify(line)}\n`);
     } catch (error) {
       throw new StrataError(`Cannot write the recording ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}. Check the folder exists and is writable, or drop --record.`, 'record_unwritable');
     }

@@ -10,6 +10,7 @@ import { ARCHIVE_MIGRATIONS } from './sqliteArchiveSchema';
 import type { SqliteConnection, SqliteDriver } from './sqliteDriver';
 import { chooseSqliteDriver } from './sqliteDrivers';
 import { blobRefs, decodeBody, encodeBody } from './storedBody';
+import { ensurePrivateFile, tighten } from './privateFiles';
 
 /** A session's title (its first query, one line) and source (`claude-code:<file>`, `cline:<file>`...). */
 export interface SessionInfo {
@@ -42,6 +43,7 @@ export class SqliteArchiveStore implements ArchiveStore, ArchiveBrowser {
   readonly driver: SqliteDriver;
 
   constructor(readonly path: string, options: ArchiveOptions = {}) {
+    if (path !== ':memory:') createPrivately(path);
     const driver = options.driver ?? defaultDriver();
     this.driver = driver;
     this.db = guard(path, driver, () => {
@@ -328,6 +330,20 @@ function migrate(db: SqliteConnection, path: string): void {
       db.exec(`PRAGMA user_version = ${step.version}`);
     });
   }
+}
+
+/**
+ * The archive holds tool output: created 0600 before SQLite opens it (SQLite gives its -wal and
+ * -shm the database file's mode); an older archive, -wal and -shm readable by others is tightened.
+ * A failure here is left to SQLite's own open, whose error says what to do.
+ */
+function createPrivately(path: string): void {
+  try {
+    ensurePrivateFile(path);
+  } catch {
+    return;
+  }
+  for (const suffix of ['-wal', '-shm']) tighten(`${path}${suffix}`);
 }
 
 /** Runs `work`, turning SQLite's errors (as `driver` reports them) into ArchiveErrors that say what to do. */

@@ -24,6 +24,8 @@ export const CHAT_USAGE = `usage: strata chat [options]
   --record <file>       also write the session as JSON Lines, replayable with strata replay
   --sqlite-driver <d>   auto (default: better-sqlite3 where it loads, else node:sqlite), node-sqlite or better-sqlite3
   --yes                 approve writes and commands without asking
+  --no-redact           let the model see secrets in tool output (tokens, passwords, private keys);
+                        the API key is redacted all the same
   --no-lsp              no LSP tools (definition, references, symbols, hover, diagnostics from typescript-language-server)
   --verbose             per turn, the engine's time against the model's
 The API key comes from ANTHROPIC_API_KEY. Without a terminal, stdin gives one message per line.
@@ -66,6 +68,7 @@ export async function runChat(argv: string[], io: { stdin: NodeJS.ReadableStream
     openArchive: (path) => openSqliteArchive(path, { driver }),
     ...(values.resume ? { sessionId: values.resume } : {}),
     apiKey,
+    redactSecrets: !values['no-redact'],
     ...(values['base-url'] ? { baseURL: values['base-url'] } : {}),
     model: values.model ?? DEFAULT_MODEL,
     ...(values['condense-model'] ? { condenseModel: values['condense-model'] } : {}),
@@ -136,6 +139,7 @@ const CHAT_OPTIONS = {
   'sqlite-driver': { type: 'string' },
   yes: { type: 'boolean', default: false },
   'no-lsp': { type: 'boolean', default: false },
+  'no-redact': { type: 'boolean', default: false },
   verbose: { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 } as const;

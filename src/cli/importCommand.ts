@@ -30,7 +30,8 @@ export async function runImport(args: ImportArgs, out: (line: string) => void, l
   try {
     const { driver } = args;
     const openArchive = driver ? (path: string) => openSqliteArchive(path, { driver }) : undefined;
-    const result = await importSessions(args.path, { archivePath: args.archive, ...(openArchive ? { openArchive } : {}), ...(from ? { from } : {}), logger, signal: stop.signal });
+    const key = process.env.ANTHROPIC_API_KEY;
+    const result = await importSessions(args.path, { archivePath: args.archive, ...(openArchive ? { openArchive } : {}), ...(from ? { from } : {}), ...(key ? { secrets: [key] } : {}), logger, signal: stop.signal });
     for (const s of result.imported) {
       out(`${s.source.path} (${s.source.format}) -> session ${s.sessionId}: ${s.exchanges} exchange${s.exchanges === 1 ? '' : 's'}, "${s.title}"`);
       for (const problem of s.problems) logger.warn(problem);

@@ -8,6 +8,7 @@ import type { ArchiveTreeProvider } from './archiveTreeProvider';
 import type { ExchangeDocument } from './exchangeDocument';
 import { sessionMarkdown } from './exchangeMarkdown';
 import { openArchivedSession } from './openArchivedSession';
+import { writePrivateFile } from '../adapters/privateFiles';
 import { loadSession, sessionJsonl } from './sessionExport';
 import { sessionHistory } from './sessionHistory';
 import type { ConfirmStop } from './stopQuestion';
@@ -94,7 +95,9 @@ export function archiveCommandHandlers(deps: ArchiveCommandDeps): Record<Archive
         if (!target) return;
         const exchanges = loadSession(browser, session.id);
         const text = format.ext === 'md' ? sessionMarkdown(session, exchanges) : sessionJsonl(session.id, exchanges);
-        await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
+        // A file on disk is written 0600 (it holds what the session's tools printed); another scheme goes through the editor.
+        if (target.scheme === 'file') writePrivateFile(target.fsPath, text);
+        else await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
         void vscode.window.showInformationMessage(`Strata: exported ${exchanges.length} exchange(s) to ${target.fsPath}.`);
       }),
     'strata.openSession': (arg) =>

@@ -80,6 +80,7 @@ function readModelSettings(read: RawSettingReader, warnings: string[]): ModelSet
     baseUrl: 'strata.baseUrl',
     autoApproveWrites: 'strata.autoApprove.writes',
     autoApproveCommands: 'strata.autoApprove.commands',
+    redactSecrets: 'strata.redactSecrets',
   };
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(names) as Array<keyof ModelSettings>) {

@@ -110,6 +110,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     archive: () => archiveProbe,
     settings: () => config.explicitEngineSettings(),
     logger,
+    redaction: async () => {
+      const key = await apiKeys.get();
+      return { secrets: key ? [key.key] : [], redactSecrets: config.settings.model.redactSecrets };
+    },
     onImported: () => t.refresh(),
   });
   registerCommands(s, { chat: c, apiKeys, lastRequest, extensionId: context.extension.id, showSettingsPanel, importSession, archive: { browser: archiveState, chat: c, tree: t, documents, confirmStop } });

@@ -18,6 +18,8 @@ export interface ImportSessionDeps {
   logger: Logger;
   /** The archive chosen at activation (SQLite, or the plain-file fallback); imports go there. */
   archive: () => Promise<ArchiveOpenResult>;
+  /** What imported messages are redacted of: the user's API key, and known formats unless `strata.redactSecrets` is off. */
+  redaction: () => Promise<{ secrets: string[]; redactSecrets: boolean }>;
   /** Called after anything was imported (the archive tree refreshes). */
   onImported: () => void;
 }
@@ -83,6 +85,7 @@ async function runImport(path: string, label: string, deps: ImportSessionDeps): 
         // Loaded on first use: the native SQLite driver may not load in this editor.
         const { importSessions } = await import('../host/importSession');
         return await importSessions(path, {
+          ...(await deps.redaction()),
           archivePath,
           openArchive,
           settings: resolveEngineSettings(deps.settings()),

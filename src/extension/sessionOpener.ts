@@ -54,6 +54,7 @@ export function sessionOpener(deps: SessionOpenerDeps) {
         openArchive: archive.backend.open,
         sessionId,
         apiKey: key.key,
+        redactSecrets: model.redactSecrets,
         ...(baseURL ? { baseURL } : {}),
         model: model.model,
         ...(model.condenseModel ? { condenseModel: model.condenseModel } : {}),

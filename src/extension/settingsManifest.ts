@@ -54,6 +54,13 @@ function modelGroup(): ConfigurationGroup {
       'strata.baseUrl': { type: 'string', default: d.baseUrl, scope: 'machine-overridable', markdownDescription: "Messages API base URL; empty uses Anthropic's." },
       'strata.autoApprove.writes': { type: 'boolean', default: d.autoApproveWrites, scope: 'resource', markdownDescription: 'Apply file edits without asking first.' },
       'strata.autoApprove.commands': { type: 'boolean', default: d.autoApproveCommands, scope: 'resource', markdownDescription: 'Run shell commands without asking first.' },
+      'strata.redactSecrets': {
+        type: 'boolean',
+        default: d.redactSecrets,
+        scope: 'resource',
+        markdownDescription:
+          'Replace secrets in tool output, mentions and the terminal tail before the model, the archive or the chat see them: AWS, GitHub and Anthropic keys, private-key blocks, `*_SECRET`/`*_TOKEN`/`PASSWORD` values. Off lets the model see them. Your API key is redacted either way. Applies from the next message.',
+      },
     },
   };
 }

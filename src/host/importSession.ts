@@ -5,6 +5,8 @@ import { openSqliteArchive } from '../adapters/sqliteArchiveStore';
 import { systemClock } from '../adapters/systemClock';
 import { createTiktokenTokenizer } from '../adapters/tiktokenTokenizer';
 import { replaySession } from './replaySession';
+import { redactMessage } from '../task/redaction';
+import { createRedactor } from '../task/secretRedactor';
 import type { ArchiveStore, Clock, Logger, Tokenizer } from '../engine/ports';
 import type { EngineSettings } from '../shared/engineSettings';
 import { resolveEngineSettings } from '../shared/engineSettings';
@@ -32,6 +34,10 @@ export interface ImportOptions {
   tokenizer?: Tokenizer;
   /** Stops before the next session, or at the next exchange of the current one (what was archived stays). */
   signal?: AbortSignal;
+  /** Exact strings redacted from every imported message (the user's API key); always. */
+  secrets?: readonly string[];
+  /** Redact known secret formats too, as a chat does (`strata.redactSecrets`); default on. */
+  redactSecrets?: boolean;
   /** Called before each session is read (1-based `index` of `total`). */
   onSession?: (source: ImportSource, index: number, total: number) => void;
 }
@@ -71,12 +77,15 @@ export async function importSessions(path: string, options: ImportOptions): Prom
   const archive = (options.openArchive ?? openSqliteArchive)(options.archivePath);
   const tokenizer = options.tokenizer ?? createTiktokenTokenizer();
   const result: ImportResult = { imported: [], failed: [] };
+  // What another agent's tools printed enters the archive as a chat's would: redacted first.
+  const redact = createRedactor({ secrets: options.secrets ?? [], formats: options.redactSecrets ?? true });
   try {
     for (const [index, source] of sources.entries()) {
       if (options.signal?.aborted) break;
       options.onSession?.(source, index + 1, sources.length);
       try {
-        const session = withAnswerForLastInput(readImportedSession(source));
+        const read = readImportedSession(source);
+        const session = withAnswerForLastInput({ ...read, messages: read.messages.map((m) => redactMessage(m, redact)) });
         const sessionId = uniqueId(archive.listSessions(), clock);
         const replayed = await replaySession(session, sessionId, settings, { tokenizer, archive, logger: options.logger }, () => {}, options.signal ? { signal: options.signal } : {});
         const title = typeof session.meta.title === 'string' ? session.meta.title : basename(source.path);

@@ -26,6 +26,8 @@ import type { ModelProfile } from '../task/modelProfiles';
 import { ModelProfileResolver } from '../task/modelProfiles';
 import { ModelSummarizer } from '../task/modelSummarizer';
 import { recallTool } from '../task/recallTool';
+import { redactingLogger } from '../task/redaction';
+import { createRedactor } from '../task/secretRedactor';
 import { Task } from '../task/task';
 import type { ApprovalDecision, ApprovalRequest, ToolContext } from '../task/tools/tool';
 import { toolDefinitionsForApi, workspaceTools } from '../task/tools/toolRegistry';
@@ -41,7 +43,13 @@ export interface TaskSessionOptions {
   openArchive?: (path: string) => SessionArchive;
   /** Resume this session (its exchanges come back folded); a new id otherwise. */
   sessionId?: string;
+  /** Also redacted from everything the session stores, sends, records or logs. */
   apiKey: string;
+  /**
+   * Redact known secret formats (keys, tokens, passwords, private keys) from tool output and
+   * inputs; default on. The API key is redacted whatever this says.
+   */
+  redactSecrets?: boolean;
   baseURL?: string;
   model: string;
   condenseModel?: string;
@@ -93,6 +101,8 @@ const MAX_ANSWER_TOKENS = 16_000;
 /** Builds a ready Task: archive, tokenizer, model client and profile, engine, tools. */
 export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSession> {
   const clock = o.clock ?? systemClock;
+  const redact = createRedactor({ secrets: [o.apiKey], formats: o.redactSecrets ?? true });
+  const logger = redactingLogger(o.logger, redact);
   // The engine reads the clock once per exchange, when it begins; the last reading is that exchange's time.
   let lastEngineTime = 0;
   const engineClock: Clock = { now: () => (lastEngineTime = clock.now()) };
@@ -113,7 +123,7 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
   const searcher = createTextSearcher(workspace, ignore);
   const commands = new ShellCommandRunner(workspace.root);
   const tracker = new FileContextTracker(workspace);
-  const ownLanguage = o.language === 'typescript' ? typescriptLanguage(workspace.root, o.logger) : undefined;
+  const ownLanguage = o.language === 'typescript' ? typescriptLanguage(workspace.root, logger) : undefined;
   const language = typeof o.language === 'object' ? o.language : ownLanguage;
   const toolContext = (signal: AbortSignal, mentionedPaths: ReadonlySet<string>): ToolContext => ({
     workspace,
@@ -141,7 +151,7 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
       archive,
       summarizer: new ModelSummarizer(model, profile.condenseModel ?? o.model),
       clock: engineClock,
-      logger: o.logger,
+      logger,
       systemPrompt: systemText,
       workspaceRoot: workspace.root,
       tools: toolDefinitions,
@@ -170,6 +180,7 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
     environment: () => ({ time: new Date(clock.now()).toISOString(), ...o.environment?.() }),
     tracker,
     clock,
+    redact,
   });
   // Each reported usage refines the tokenizer's factor; keep it for the next session of this model.
   task.onEvent((event) => {
@@ -177,7 +188,7 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
     try {
       archive.saveTokenFactor(o.model, tokenizer.factor(), clock.now());
     } catch (error) {
-      o.logger.warn(`The tokenizer calibration could not be saved: ${error instanceof Error ? error.message : String(error)}`);
+      logger.warn(`The tokenizer calibration could not be saved: ${error instanceof Error ? error.message : String(error)}`);
     }
   });
   const close = async () => {

@@ -24,6 +24,8 @@ export const modelSettingsSchema = z.object({
   autoApproveWrites: z.boolean().default(false),
   /** Run shell commands without asking. */
   autoApproveCommands: z.boolean().default(false),
+  /** Redact known secret formats from what tools return; the API key is redacted regardless. */
+  redactSecrets: z.boolean().default(true),
 });
 export type ModelSettings = z.infer<typeof modelSettingsSchema>;
 

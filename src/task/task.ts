@@ -12,6 +12,8 @@ import type { ModelClient, ModelResult } from './modelClient';
 import { ModelError, promptTokens } from './modelClient';
 import { SessionCost } from './pricing';
 import { ProtocolStreamFilter } from './protocolStreamFilter';
+import { redactMessage } from './redaction';
+import type { Redact } from './secretRedactor';
 import type { TaskEvent } from './taskEvents';
 import { turnReport } from './turnReport';
 import { runToolCall } from './tools/runToolCall';
@@ -37,6 +39,11 @@ export interface TaskOptions {
   clock: Clock;
   /** Model calls one user message may lead to before the loop asks the user to continue. */
   maxSteps?: number;
+  /**
+   * Removes secrets (`createRedactor`: the session's key, known formats) from every input before
+   * the engine, the events and so the archive, requests and recordings see it. None: text as is.
+   */
+  redact?: Redact;
 }
 
 const DEFAULT_MAX_STEPS = 50;
@@ -158,7 +165,7 @@ export class Task {
   /** One exchange: assemble, stream, archive, run tools. Returns the next input, or none to stop. */
   private async step(next: NextInput, signal: AbortSignal, mentioned: ReadonlySet<string>): Promise<NextInput | undefined> {
     const { engine } = this.options;
-    const input = next.message;
+    const input = this.options.redact ? redactMessage(next.message, this.options.redact) : next.message;
     const seq = engine.beginExchange(input, next.begin);
     this.begun = { ...(next.begin.userMessage ? { userMessage: true } : {}), ...(next.begin.changedFiles?.length ? { changedFiles: [...next.begin.changedFiles] } : {}), ...(this.resentFrom !== undefined ? { resendFrom: this.resentFrom } : {}) };
     this.resentFrom = undefined;
@@ -264,15 +271,18 @@ export class Task {
       const result: ToolResult = signal.aborted
         ? { text: `Not run: the user stopped the task before ${call.name} ran.`, isError: true }
         : await runToolCall({ name: call.name, input: call.input }, ctx, this.options.tools);
-      this.emit({ type: 'tool_result', turn, id: call.id, name: call.name, text: result.text, isError: result.isError });
-      results.push({ type: 'tool_result', tool_use_id: call.id, content: result.text || '(no output)', ...(result.isError ? { is_error: true } : {}) });
+      // Redacted before it is shown too (the chat, the CLI's stderr); the input is redacted again, idempotently.
+      const text = this.options.redact ? this.options.redact(result.text) : result.text;
+      this.emit({ type: 'tool_result', turn, id: call.id, name: call.name, text, isError: result.isError });
+      results.push({ type: 'tool_result', tool_use_id: call.id, content: text || '(no output)', ...(result.isError ? { is_error: true } : {}) });
     }
     return results;
   }
 
   /** A failed turn is still archived (the user's input and whatever arrived), then reported. */
   private failTurn(error: unknown, partial: Message, input: Message, turn = 0): undefined {
-    const message = error instanceof Error ? error.message : String(error);
+    const raw = error instanceof Error ? error.message : String(error);
+    const message = this.options.redact ? this.options.redact(raw) : raw;
     const code = error instanceof StrataError ? error.code : 'task_failed';
     const answer = withNote(partial, `[no complete answer: ${message}]`);
     this.options.engine.completeExchange(answer);

@@ -8,7 +8,7 @@ describe('clampSettings: strata.* values become usable settings, each change war
   it('gives the schema defaults and no warning when nothing is set', () => {
     const r = clampSettings(reader({}));
     expect(r.engine).toEqual(engineSettingsSchema.parse({}));
-    expect(r.model).toEqual({ model: 'claude-sonnet-5-5', condenseModel: '', baseUrl: '', autoApproveWrites: false, autoApproveCommands: false });
+    expect(r.model).toEqual({ model: 'claude-sonnet-5-5', condenseModel: '', baseUrl: '', autoApproveWrites: false, autoApproveCommands: false, redactSecrets: true });
     expect(r.warnings).toEqual([]);
   });
 
@@ -61,6 +61,14 @@ describe('clampSettings: strata.* values become usable settings, each change war
     const long = clampSettings(reader({ 'strata.condensePrompt': 'x'.repeat(20_005) }));
     expect(long.engine.condensePrompt).toHaveLength(20_000);
     expect(long.warnings).toHaveLength(1);
+  });
+
+  it('strata.redactSecrets: on unless the user turns it off; an invalid value keeps it on', () => {
+    expect(clampSettings(reader({})).model.redactSecrets).toBe(true);
+    expect(clampSettings(reader({ 'strata.redactSecrets': false })).model.redactSecrets).toBe(false);
+    const invalid = clampSettings(reader({ 'strata.redactSecrets': 'off' }));
+    expect(invalid.model.redactSecrets).toBe(true);
+    expect(invalid.warnings).toEqual([expect.stringContaining('strata.redactSecrets')]);
   });
 
   it('falls back to the default for an invalid model setting', () => {
