@@ -156,6 +156,8 @@ export class Task {
     const maxSteps = this.options.maxSteps ?? DEFAULT_MAX_STEPS;
     for (let step = 0; input; step++) {
       if (step >= maxSteps) {
+        // The tool results this input carried go with the user's next message, as after a stop.
+        this.owedResults = input.message.content.filter((b): b is ToolResultBlock => b.type === 'tool_result');
         this.emit({ type: 'idle', reason: 'step_limit' });
         return;
       }
