@@ -12,6 +12,7 @@ import type { ModelClient, ModelResult } from './modelClient';
 import { ModelError, promptTokens } from './modelClient';
 import { SessionCost } from './pricing';
 import { ProtocolStreamFilter } from './protocolStreamFilter';
+import { stopNotices, unusableCallReason } from './stopNotices';
 import type { NoticeKind, TaskEvent } from './taskEvents';
 import { turnReport } from './turnReport';
 import { runToolCall } from './tools/runToolCall';
@@ -203,7 +204,9 @@ export class Task {
     for (const message of problems) this.emit({ type: 'protocol_warning', turn: turn.turn, message });
 
     const calls = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
-    this.noticeStopReason(turn.turn, result, calls);
+    // With tool calls the loop goes on anyway; without, the pause is sent back while under its cap.
+    const continues = calls.length > 0 || this.perMessage.pauses < MAX_PAUSE_FOLLOW_UPS;
+    for (const n of stopNotices(result, calls, { maxOutputTokens: this.options.maxOutputTokens, continues, maxPauses: MAX_PAUSE_FOLLOW_UPS })) this.notice(turn.turn, n.kind, n.message);
     const refused = result.stopReason === 'refusal';
     if (calls.length > 0) {
       const results = await this.runTools(turn.turn, calls, signal, mentioned, (call) => this.notRunReason(call, result));
@@ -305,36 +308,12 @@ export class Task {
 
   /** Why a call of `result` must not run (its result tells the model), or undefined to run it. */
   private notRunReason(call: ToolUseBlock, result: ModelResult): string | undefined {
-    if (result.stopReason === 'refusal') return 'the answer ended in a refusal (stop reason refusal), so none of its tool calls ran';
-    const inputError = result.inputErrors?.[call.id];
-    if (inputError !== undefined) return inputError;
-    if (call.name !== 'recall') return undefined;
+    const unusable = unusableCallReason(call, result);
+    if (unusable !== undefined || call.name !== 'recall') return unusable;
     const key = JSON.stringify(call.input);
     const made = (this.perMessage.recalls.get(key) ?? 0) + 1;
     this.perMessage.recalls.set(key, made);
     return made > MAX_SAME_RECALLS ? `this same recall already ran ${MAX_SAME_RECALLS} times for this message and its result is above; use it, or recall other ids` : undefined;
-  }
-
-  /** Tells the user why an answer ended early, or why some of its calls will not run. */
-  private noticeStopReason(turn: number, result: ModelResult, calls: readonly ToolUseBlock[]): void {
-    const limit = `${this.options.maxOutputTokens.toLocaleString('en-US')} tokens`;
-    const unusable = calls.filter((c) => result.inputErrors?.[c.id] !== undefined);
-    if (result.stopReason === 'max_tokens') {
-      const cut = unusable.map((c) => c.name).join(', ');
-      this.notice(turn, 'max_tokens', cut
-        ? `The answer reached the output limit (${limit}) while writing a call to ${cut}; that call was not run, and the model is told to retry it with a smaller input.`
-        : `The answer reached the output limit (${limit}) and is cut short; send "continue" to let the model go on.`);
-    } else if (result.stopReason === 'refusal') {
-      this.notice(turn, 'refusal', `The model declined to go on with this answer (stop reason: refusal). What it wrote is kept${calls.length > 0 ? '; none of its tool calls ran' : ''}. Rephrase the request or ask something else.`);
-    } else if (result.stopReason === 'pause_turn') {
-      const more = this.perMessage.pauses < MAX_PAUSE_FOLLOW_UPS && calls.length === 0;
-      this.notice(turn, 'pause_turn', more
-        ? 'The API paused this long answer (pause_turn); Strata sends it back so the model continues.'
-        : `The API paused this answer again (pause_turn) after ${MAX_PAUSE_FOLLOW_UPS} continuations; send a message to let it go on.`);
-    }
-    if (result.stopReason !== 'max_tokens' && result.stopReason !== 'refusal') {
-      for (const call of unusable) this.notice(turn, 'tool_input', `The model's call to ${call.name} was not run: ${result.inputErrors?.[call.id] ?? ''}. The model is told why.`);
-    }
   }
 
   private notice(turn: number, kind: NoticeKind, message: string): void {
