@@ -11,6 +11,13 @@
  * error that arrives inside a 200 stream (an SSE `error` event, a cut); those are retried here,
  * with the same backoff, only while nothing has reached the caller yet. Every HTTP request of a
  * call is counted (a `fetch` wrapper), so both kinds of retry together stay within `maxRetries`.
+ *
+ * Waits: the SDK honours any `retry-after` (up to 24 days) silently. The same wrapper reads it
+ * first: a wait above `longWaitMs` is announced (a `wait` event; the caller's signal ends the SDK's
+ * sleep), one above `maxWaitMs` is not waited at all (the response is marked `x-should-retry:
+ * false`, so the SDK gives up and the error says how long the API asked to wait). The SDK's
+ * `timeout` covers only the time until the response headers (`headerTimeoutMs`); a timeout is
+ * retried like a connection failure.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
@@ -26,43 +33,64 @@ export interface AnthropicModelClientOptions {
   baseURL?: string;
   /** Retries after the first try, for HTTP errors and in-stream failures alike. */
   maxRetries?: number;
-  /** Time allowed until the response headers arrive, ms (the SDK's `timeout`). */
-  requestTimeoutMs?: number;
+  /** Time allowed until the response headers arrive, ms (the SDK's `timeout`); then the request is retried. */
+  headerTimeoutMs?: number;
+  /** A `retry-after` longer than this (ms) is announced with a `wait` event before the wait. */
+  longWaitMs?: number;
+  /** A `retry-after` longer than this (ms) is not waited: the call fails at once, saying how long. */
+  maxWaitMs?: number;
   /** Longest silence allowed between two stream events once streaming began, ms. */
   idleTimeoutMs?: number;
 }
 
 const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+/** Until the response headers, ms: a request with no answer at all by then is retried. */
+export const DEFAULT_HEADER_TIMEOUT_MS = 120_000;
+const DEFAULT_LONG_WAIT_MS = 60_000;
+const DEFAULT_MAX_WAIT_MS = 15 * 60_000;
+
+/** What the fetch wrapper tracks for one stream() call. */
+interface CallTries {
+  /** HTTP requests the SDK sent, its own retries included. */
+  count: number;
+  onWait?: (ms: number, reason: string) => void;
+  /** A wait the API asked for that was refused (above maxWaitMs), ms. */
+  refusedWaitMs?: number;
+}
 
 export class AnthropicModelClient implements ModelClient {
   private readonly client: Anthropic;
   private readonly maxRetries: number;
   /** HTTP requests the SDK sent for the current stream() call, its own retries included. */
-  private readonly httpTries = new AsyncLocalStorage<{ count: number }>();
+  private readonly httpTries = new AsyncLocalStorage<CallTries>();
   private readonly idleTimeoutMs: number;
+  readonly headerTimeoutMs: number;
 
   constructor(private readonly options: AnthropicModelClientOptions) {
     this.maxRetries = options.maxRetries ?? 4;
     this.idleTimeoutMs = options.idleTimeoutMs ?? 120_000;
+    this.headerTimeoutMs = options.headerTimeoutMs ?? DEFAULT_HEADER_TIMEOUT_MS;
     this.client = new Anthropic({
       apiKey: options.apiKey,
       // Explicit, so ANTHROPIC_BASE_URL / ANTHROPIC_LOG in the environment change nothing behind the caller's back.
       baseURL: options.baseURL ?? DEFAULT_BASE_URL,
       maxRetries: this.maxRetries,
-      timeout: options.requestTimeoutMs ?? 600_000,
+      timeout: this.headerTimeoutMs,
       logLevel: 'off',
-      // Counts each HTTP request, the SDK's retries included (it runs them in the caller's async context).
-      fetch: (url, init) => {
+      // Counts each HTTP request, the SDK's retries included (it runs them in the caller's async
+      // context), and reads a retry-after before the SDK sleeps on it.
+      fetch: async (url, init) => {
         const tries = this.httpTries.getStore();
         if (tries) tries.count += 1;
-        return fetch(url, init);
+        const response = await fetch(url, init);
+        return tries ? this.screenWait(response, tries) : response;
       },
     });
   }
 
   async stream(call: ModelCall, onEvent: (event: ModelStreamEvent) => void): Promise<ModelResult> {
     // Every HTTP request counts, whether the SDK retried it or this loop did: maxRetries + 1 in all.
-    const tries = { count: 0 };
+    const tries: CallTries = { count: 0, onWait: (ms, reason) => onEvent({ type: 'wait', ms, reason }) };
     return this.httpTries.run(tries, async () => {
       for (let attempt = 0; ; attempt++) {
         const answer = new StreamedAnswer(call.model, onEvent);
@@ -72,7 +100,9 @@ export class AnthropicModelClient implements ModelClient {
           // Stopped by the caller before or between tries: an aborted (possibly empty) answer, not an error.
           if (call.signal?.aborted) return answer.result('aborted');
           const inStream = err instanceof StreamPhaseError;
-          const error = this.toModelError(inStream ? err.cause : err, answer, inStream, Math.max(1, tries.count));
+          const error = tries.refusedWaitMs !== undefined && !inStream
+            ? this.tooLongWait(err, answer, tries.refusedWaitMs)
+            : this.toModelError(inStream ? err.cause : err, answer, inStream, Math.max(1, tries.count));
           if (!(inStream && error.retryable && !answer.delivered && tries.count <= this.maxRetries)) throw error;
           await backoff(attempt, call.signal);
           if (call.signal?.aborted) return answer.result('aborted');
@@ -140,6 +170,32 @@ export class AnthropicModelClient implements ModelClient {
     return answer.result();
   }
 
+  /**
+   * The retry-after of a response the SDK would retry: announced when long, refused (marked not
+   * retryable) when longer than allowed. Other responses pass unchanged.
+   */
+  private screenWait(response: Response, tries: CallTries): Response {
+    if (response.ok || !retryableStatus(response) || tries.count > this.maxRetries) return response;
+    const ms = retryAfterMs(response.headers);
+    if (ms === undefined || ms <= (this.options.longWaitMs ?? DEFAULT_LONG_WAIT_MS)) return response;
+    const reason = `HTTP ${response.status}${response.status === 429 ? ', rate limited' : response.status === 529 ? ', overloaded' : ''}`;
+    if (ms > (this.options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS)) {
+      tries.refusedWaitMs = ms;
+      const headers = new Headers(response.headers);
+      headers.set('x-should-retry', 'false');
+      return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    }
+    tries.onWait?.(ms, reason);
+    return response;
+  }
+
+  private tooLongWait(err: unknown, answer: StreamedAnswer, ms: number): ModelError {
+    const base = this.toModelError(err, answer, false, 1);
+    const minutes = Math.ceil(ms / 60_000);
+    const message = `The model API asked to wait ${Math.ceil(ms / 1000)} s (about ${minutes} min) before trying again; Strata does not wait that long. ${base.message.replace(/ Wait a minute and retry.*$/, '')} Send the message again later.`;
+    return new ModelError(this.scrub(message), base.code, base.partial, base.retryable);
+  }
+
   /** Maps any failure to a ModelError whose message says what to do; the API key is scrubbed out. */
   private toModelError(err: unknown, answer: StreamedAnswer, inStream: boolean, tryCount: number): ModelError {
     const partial = answer.result();
@@ -153,7 +209,7 @@ export class AnthropicModelClient implements ModelClient {
     // closed socket, bad framing) means the answer was cut.
     if (inStream && !(err instanceof APIError && err.type)) return make('model_stream_cut', `The model's answer was cut off (${errorText(err)}) after ${tries}. Send the message again.`, true);
     if (err instanceof APIUserAbortError) return make('model_unavailable', 'The model request was stopped.', false);
-    if (err instanceof APIConnectionTimeoutError) return make('model_unavailable', `The model API did not answer in time after ${tries}. Check the network or the base URL (${this.baseURL}), then retry.`, true);
+    if (err instanceof APIConnectionTimeoutError) return make('model_unavailable', `The model API sent no response within ${seconds(this.headerTimeoutMs)} (not even its headers), ${tries} in all. Check the network or the base URL (${this.baseURL}), then send the message again.`, true);
     if (err instanceof APIConnectionError) return make('model_unavailable', `Cannot reach the model API at ${this.baseURL} after ${tries}. Check the network or the base URL, then retry.`, true);
     if (err instanceof APIError) return this.fromApiError(err, make, tries, inStream);
     return make('model_unavailable', `The model call failed: ${errorText(err)}.`, false);
@@ -205,6 +261,28 @@ class StallError extends Error {
 }
 
 class CutError extends Error {}
+
+function seconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`;
+}
+
+/** The statuses the SDK retries (its `shouldRetry`), unless the server says otherwise. */
+function retryableStatus(response: Response): boolean {
+  const told = response.headers.get('x-should-retry');
+  if (told === 'true' || told === 'false') return told === 'true';
+  return response.status === 408 || response.status === 409 || response.status === 429 || response.status >= 500;
+}
+
+/** The wait a response asks for, ms, read as the SDK reads it (retry-after-ms, then retry-after: seconds or a date). */
+function retryAfterMs(headers: Headers): number | undefined {
+  const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  const after = headers.get('retry-after');
+  if (!after) return undefined;
+  const secs = Number.parseFloat(after);
+  const wait = Number.isNaN(secs) ? Date.parse(after) - Date.now() : secs * 1000;
+  return Number.isFinite(wait) && wait > 0 ? wait : undefined;
+}
 
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

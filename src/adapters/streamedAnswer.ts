@@ -38,6 +38,8 @@ export class StreamedAnswer {
   private readonly open = new Map<number, OpenBlock>();
   private usage: ModelUsage = emptyUsage();
   private stopReason: ModelStopReason = 'end_turn';
+  /** Tool calls whose input cannot be used (tool_use id -> why); the loop answers them without running. */
+  private readonly inputErrors = new Map<string, string>();
   private model: string;
   /** True once message_stop arrived: the answer is complete. */
   stopped = false;
@@ -94,15 +96,33 @@ export class StreamedAnswer {
   }
 
   /**
-   * The answer as it stands. Open text blocks are kept (their text was shown); an open tool call
-   * is dropped: its input is incomplete and a tool_use without its result would break the next request.
-   * An open thinking block is dropped too: without its signature the API would refuse it.
+   * The answer as it stands. Open text blocks are kept (their text was shown). An open tool call
+   * (cut by max_tokens or a failure) is kept only when the answer ended at max_tokens, with an
+   * empty input and an entry in `inputErrors`, so the loop can tell the model its call was cut;
+   * otherwise it is dropped. An open thinking block is dropped: without its signature the API
+   * would refuse it.
    */
   result(stopReason?: ModelStopReason): ModelResult {
+    const reason = stopReason ?? this.stopReason;
     const blocks = new Map(this.done);
-    for (const [index, block] of this.open) if (block.kind === 'text' && block.text) blocks.set(index, { type: 'text', text: block.text });
+    const inputErrors = new Map(this.inputErrors);
+    for (const [index, block] of this.open) {
+      if (block.kind === 'text' && block.text) blocks.set(index, { type: 'text', text: block.text });
+      if (block.kind === 'tool' && reason === 'max_tokens' && block.id) {
+        blocks.set(index, { type: 'tool_use', id: block.id, name: block.name, input: {} });
+        inputErrors.set(block.id, cutAtMaxTokens(block.name));
+      }
+    }
     const content = [...blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, b]) => b);
-    return { message: { role: 'assistant', content }, stopReason: stopReason ?? this.stopReason, usage: { ...this.usage }, model: this.model };
+    // A call closed with broken JSON in an answer cut at max_tokens was cut, not malformed.
+    if (reason === 'max_tokens') for (const [id, why] of inputErrors) if (why.startsWith(NOT_JSON)) inputErrors.set(id, cutAtMaxTokens(nameOf(content, id)));
+    return {
+      message: { role: 'assistant', content },
+      stopReason: reason,
+      usage: { ...this.usage },
+      model: this.model,
+      ...(inputErrors.size > 0 ? { inputErrors: Object.fromEntries(inputErrors) } : {}),
+    };
   }
 
   private close(index: number): void {
@@ -122,17 +142,21 @@ export class StreamedAnswer {
       if (block.text) this.done.set(index, { type: 'text', text: block.text });
       return;
     }
-    let input: unknown = {};
+    let input: Record<string, unknown> = {};
     let inputError: string | undefined;
     if (block.json.trim() !== '') {
       try {
-        input = JSON.parse(block.json);
+        const parsed: unknown = JSON.parse(block.json);
+        // The API wants an object as a tool_use input in every later request: anything else is never kept.
+        if (isPlainObject(parsed)) input = parsed;
+        else inputError = `the tool input must be a JSON object, not ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : typeof parsed}`;
       } catch (err) {
-        inputError = `the tool input is not valid JSON (${err instanceof Error ? err.message : String(err)})`;
+        inputError = `${NOT_JSON} (${err instanceof Error ? err.message : String(err)})`;
       }
     }
     const toolUse: ToolUseBlock = { type: 'tool_use', id: block.id, name: block.name, input };
     this.done.set(index, toolUse);
+    if (inputError) this.inputErrors.set(block.id, inputError);
     this.emit(inputError ? { type: 'tool_use', block: toolUse, inputError } : { type: 'tool_use', block: toolUse });
   }
 
@@ -150,4 +174,19 @@ export class StreamedAnswer {
       outputTokens: u.output_tokens ?? this.usage.outputTokens,
     };
   }
+}
+
+const NOT_JSON = 'the tool input is not valid JSON';
+
+function cutAtMaxTokens(name: string): string {
+  return `the answer reached its output limit (max_tokens) while the input of ${name || 'this call'} was still being written, so the call was cut and not run; call it again with a smaller input (for a large file, write it in parts)`;
+}
+
+function nameOf(content: readonly ContentBlock[], id: string): string {
+  const block = content.find((b): b is ToolUseBlock => b.type === 'tool_use' && b.id === id);
+  return block?.name ?? '';
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -39,6 +39,15 @@ export function renderChatEvent(event: TaskEvent, io: { out: (s: string) => void
     case 'error':
       io.err(`\nerror (${event.code}): ${event.message}\n`);
       return;
+    case 'notice':
+      io.err(`\n  [${event.kind}: ${event.message}]\n`);
+      return;
+    case 'waiting':
+      io.err(`\n  [waiting ${Math.ceil(event.ms / 1000)} s: ${event.message} (Ctrl+C stops)]\n`);
+      return;
+    case 'protocol_warning':
+      if (io.verbose) io.err(`  [protocol: ${event.message}]\n`);
+      return;
     case 'idle':
       if (event.reason === 'stopped') io.err('\n  [stopped; the partial answer is kept]\n');
       if (event.reason === 'step_limit') io.err('\n  [the task took many steps; send a message to let it continue]\n');

@@ -12,6 +12,8 @@ export interface Narrative {
   activeSymbols: string[];
   state: string;
   nextSteps: string[];
+  /** `state` is the model's own (housekeeping): kept over the derived one until the model updates it. */
+  stateFromModel?: true;
 }
 
 const MAX_ACHIEVEMENTS = 5;
@@ -45,8 +47,9 @@ export function advanceNarrative(previous: Narrative, facts: ExchangeFacts): Nar
     achievements: achievements.slice(-MAX_ACHIEVEMENTS),
     activeFiles: mostRecentFirst(facts.files, previous.activeFiles),
     activeSymbols: mostRecentFirst(facts.symbols, previous.activeSymbols),
-    state: `${facts.failed ? 'last step hit an error' : 'last step'}: ${facts.header}`,
+    state: previous.stateFromModel ? previous.state : `${facts.failed ? 'last step hit an error' : 'last step'}: ${facts.header}`,
     nextSteps: facts.nextSteps.length > 0 ? facts.nextSteps.slice(0, 3) : previous.nextSteps,
+    ...(previous.stateFromModel ? { stateFromModel: true as const } : {}),
   };
 }
 
@@ -60,6 +63,7 @@ export function applyHousekeeping(current: Narrative, housekeeping: Housekeeping
     state: update.state ?? current.state,
     achievements: update.achievements ? update.achievements.slice(-MAX_ACHIEVEMENTS) : current.achievements,
     nextSteps: update.nextSteps ?? current.nextSteps,
+    ...(update.state !== undefined || current.stateFromModel ? { stateFromModel: true as const } : {}),
   };
 }
 

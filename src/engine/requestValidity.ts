@@ -11,7 +11,7 @@ export const MAX_BREAKPOINTS = 4;
  * only from the user, every tool_result sits in the user message right after the assistant
  * message holding its tool_use (before any text of that message), every tool_use of an
  * assistant message that a user message follows is answered there exactly once, tool_use ids are
- * unique, and at most four cache breakpoints. Pure; linear in the request's blocks.
+ * unique, every tool_use input is an object, and at most four cache breakpoints. Pure; linear in the request's blocks.
  */
 export function requestProblems(request: MessagesRequest): string[] {
   const problems: string[] = [];
@@ -43,6 +43,7 @@ export function requestProblems(request: MessagesRequest): string[] {
         case 'tool_use':
           if (message.role !== 'assistant') problems.push(`${where} is a tool_use in a ${message.role} message`);
           if (seenUses.has(block.id)) problems.push(`${where}: tool_use id ${block.id} is used twice`);
+          if (typeof block.input !== 'object' || block.input === null || Array.isArray(block.input)) problems.push(`${where}: tool_use ${block.id} has an input that is not an object`);
           seenUses.add(block.id);
           break;
         case 'tool_result':

@@ -20,6 +20,11 @@ export function taskEventMessages(event: TaskEvent, requestId: string): HostToWe
       return [{ type: 'chat/turnDone', requestId, usage: event.report.layers, cost: event.report.cost.totalUsd, cacheHitRate: clamp01(event.report.cacheHitRate) }];
     case 'engine':
       return [{ type: 'chat/engineEvent', requestId, event: event.event }];
+    // Shown as the chat's warning rows: a stop reason, an unreadable protocol block, a wait.
+    case 'notice':
+    case 'protocol_warning':
+    case 'waiting':
+      return [{ type: 'chat/engineEvent', requestId, event: { type: 'warning', turn: event.turn, message: event.message } }];
     case 'error':
       return [{ type: 'chat/error', requestId, code: event.code, message: event.message }];
     case 'idle':

@@ -66,6 +66,8 @@ export interface TaskSessionOptions {
   /** A model client other than the Anthropic SDK's (tests may pass a scripted one). */
   modelClient?: ModelClient;
   userInstructions?: string;
+  /** Model calls one user message may lead to before the loop asks the user to continue (the Task's default otherwise). */
+  maxSteps?: number;
   /**
    * LSP tools and `@problems`: `'typescript'` spawns typescript-language-server on first use (no
    * LSP tools, with a warning, when it does not resolve); the editor passes its own service.
@@ -181,6 +183,7 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
     tracker,
     clock,
     redact,
+    ...(o.maxSteps !== undefined ? { maxSteps: o.maxSteps } : {}),
   });
   // Each reported usage refines the tokenizer's factor; keep it for the next session of this model.
   task.onEvent((event) => {

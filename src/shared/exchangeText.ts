@@ -9,6 +9,11 @@ import { withoutProtocolBlocks } from './protocolSchema';
 
 /** The input the Task loop sends after an answer that asked for archived context: not the user's words. */
 export const CONTEXT_FOLLOW_UP = 'The archived context you asked for follows. Continue the task.';
+/** The last automatic context follow-up of one user message (the loop caps them). */
+export const CONTEXT_FOLLOW_UP_LAST = `${CONTEXT_FOLLOW_UP} This was the last automatic follow-up for this message: a further context request is served only with the user's next message, so answer with what you have.`;
+/** The input the loop sends after an answer the API paused (`pause_turn`), so the model continues it. */
+export const PAUSE_FOLLOW_UP = 'Your previous answer was paused by the API (pause_turn). Continue it from where it stopped.';
+const LOOP_TEXTS: ReadonlySet<string> = new Set([CONTEXT_FOLLOW_UP, CONTEXT_FOLLOW_UP_LAST, PAUSE_FOLLOW_UP]);
 
 /** Blocks the Task loop adds to a user message: the turn environment and resolved `@`-mentions. */
 const ADDED_BLOCK = /^<(?:environment|mention\b)[^>]*>/;
@@ -21,7 +26,7 @@ export function userText(input: Message): string | undefined {
   if (input.role !== 'user') return undefined;
   const texts: string[] = [];
   for (const block of input.content) {
-    if (block.type !== 'text' || ADDED_BLOCK.test(block.text) || block.text === CONTEXT_FOLLOW_UP) continue;
+    if (block.type !== 'text' || ADDED_BLOCK.test(block.text) || LOOP_TEXTS.has(block.text)) continue;
     if (block.text.trim() !== '') texts.push(block.text);
   }
   return texts.length > 0 ? texts.join('\n\n') : undefined;

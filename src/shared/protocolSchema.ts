@@ -63,5 +63,9 @@ export function parseProtocolBlocks(text: string): ProtocolParse {
       else result.problems.push(`<context_request> block does not match the protocol: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
     }
   }
+  const rest = withoutProtocolBlocks(text);
+  for (const tag of ['housekeeping', 'context_request']) {
+    if (rest.includes(`<${tag}>`)) result.problems.push(`<${tag}> has no closing </${tag}>; it was shown as text and ignored.`);
+  }
   return result;
 }

@@ -32,10 +32,12 @@ export interface ModelCall {
 export type ModelStreamEvent =
   | { type: 'text'; text: string }
   /**
-   * A finished tool call. `input` is the parsed JSON; when the model sent JSON that does not
-   * parse, `input` is `{}` and `inputError` says why, so the loop can answer the model.
+   * A finished tool call. `input` is the parsed JSON object; when the model sent JSON that does
+   * not parse or is not an object, `input` is `{}` and `inputError` says why.
    */
-  | { type: 'tool_use'; block: ToolUseBlock; inputError?: string };
+  | { type: 'tool_use'; block: ToolUseBlock; inputError?: string }
+  /** The client waits `ms` before trying again (the API asked, `retry-after`); the caller's signal ends the wait. */
+  | { type: 'wait'; ms: number; reason: string };
 
 /** One whole answer, or the part of it that arrived before an abort or a failure. */
 export interface ModelResult {
@@ -45,6 +47,11 @@ export interface ModelResult {
   usage: ModelUsage;
   /** The model id the API reports having used (may be a dated form of the requested alias). */
   model: string;
+  /**
+   * Tool calls of `message` that must not run, tool_use id -> why (input not JSON, not an object,
+   * cut at max_tokens). Their input in `message` is `{}`, so the answer can be re-sent as is.
+   */
+  inputErrors?: Record<string, string>;
 }
 
 /** A model the API offers; figures are absent when the API does not give them. */

@@ -11,6 +11,8 @@ export class ProtocolStreamFilter {
   private held = '';
   /** The closing tag being waited for while inside a block. */
   private closing: string | undefined;
+  /** The block's text so far, opener included: shown after all if the block never closes. */
+  private block = '';
 
   /** Feeds one text delta; returns the part a user may see now (possibly empty). */
   push(delta: string): string {
@@ -23,16 +25,19 @@ export class ProtocolStreamFilter {
         if (end < 0) {
           // Keep only what could be the start of the closing tag; the rest is block content.
           this.held = longestTagPrefixSuffix(text, [this.closing]);
+          this.block += text.slice(0, text.length - this.held.length);
           return visible;
         }
         text = text.slice(end + this.closing.length);
         this.closing = undefined;
+        this.block = '';
         continue;
       }
       const open = firstOpener(text);
       if (open) {
         visible += text.slice(0, open.index);
         this.closing = `</${open.tag}>`;
+        this.block = `<${open.tag}>`;
         text = text.slice(open.index + open.tag.length + 2);
         continue;
       }
@@ -44,16 +49,25 @@ export class ProtocolStreamFilter {
     return visible;
   }
 
-  /** The stream ended: whatever was held back and is not inside a block is shown. */
+  /**
+   * The stream ended: whatever was held back is shown, and so is a block that never closed (an
+   * unterminated tag is prose, not protocol: hiding it would hide the rest of the answer).
+   */
   end(): string {
-    const rest = this.closing ? '' : this.held;
+    const closing = this.closing;
+    const rest = closing ? this.block + this.held : this.held;
     this.held = '';
+    this.block = '';
     this.closing = undefined;
-    return rest;
+    if (!closing) return rest;
+    // The opener is text; what followed it may still hold whole blocks, hidden as usual.
+    const opener = closing.replace('</', '<');
+    const after = new ProtocolStreamFilter();
+    return opener + after.push(rest.slice(opener.length)) + after.end();
   }
 }
 
-/** The answer text with every complete or unterminated protocol block removed, trimmed at the end. */
+/** The answer text with every complete protocol block removed (an unterminated one stays), trimmed at the end. */
 export function visibleAnswerText(text: string): string {
   const filter = new ProtocolStreamFilter();
   return (filter.push(text) + filter.end()).trimEnd();

@@ -1,7 +1,7 @@
 import type { AssembledTurn, BeginOptions, ContextEngine } from '../engine/contextEngine';
 import type { Clock, Tokenizer } from '../engine/ports';
 import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../shared/messages';
-import { CONTEXT_FOLLOW_UP, userText } from '../shared/exchangeText';
+import { CONTEXT_FOLLOW_UP, CONTEXT_FOLLOW_UP_LAST, PAUSE_FOLLOW_UP, userText } from '../shared/exchangeText';
 import { StrataError } from '../shared/strataError';
 import type { TurnEnvironment } from './environment';
 import type { FileContextTracker } from './fileContextTracker';
@@ -14,7 +14,8 @@ import { SessionCost } from './pricing';
 import { ProtocolStreamFilter } from './protocolStreamFilter';
 import { redactMessage } from './redaction';
 import type { Redact } from './secretRedactor';
-import type { TaskEvent } from './taskEvents';
+import { stopNotices, unusableCallReason } from './stopNotices';
+import type { NoticeKind, TaskEvent } from './taskEvents';
 import { turnReport } from './turnReport';
 import { runToolCall } from './tools/runToolCall';
 import type { Tool, ToolContext, ToolResult } from './tools/tool';
@@ -48,6 +49,11 @@ export interface TaskOptions {
 
 const DEFAULT_MAX_STEPS = 50;
 const STOPPED_NOTE = '[stopped by the user]';
+/** Automatic follow-ups one user message may get for context requests, and for `pause_turn`. */
+const MAX_CONTEXT_FOLLOW_UPS = 5;
+const MAX_PAUSE_FOLLOW_UPS = 3;
+/** Identical `recall` calls one user message may run; later ones are answered without running. */
+const MAX_SAME_RECALLS = 3;
 
 /**
  * The agent loop of one session: the user's message, then model answer -> tools -> results ->
@@ -68,6 +74,8 @@ export class Task {
   private terminalSent?: string;
   /** The turn in flight: its own controller (a resend stops it) and its end. */
   private current?: { controller: AbortController; done: Promise<void> };
+  /** Automatic follow-ups and recalls of the user message in flight, against their caps. */
+  private perMessage = newPerMessage();
   /** Turns whose answer lacked the housekeeping the engine asked for. */
   housekeepingMisses = 0;
 
@@ -129,6 +137,7 @@ export class Task {
     if (signal.aborted) controller.abort();
     let finished = () => {};
     this.current = { controller, done: new Promise<void>((resolve) => (finished = resolve)) };
+    this.perMessage = newPerMessage();
     try {
       const inner = controller.signal;
       const mentioned = new Set(findMentions(text).flatMap((m) => ('path' in m ? [mentionedPath(m.path)] : [])));
@@ -155,6 +164,8 @@ export class Task {
     const maxSteps = this.options.maxSteps ?? DEFAULT_MAX_STEPS;
     for (let step = 0; input; step++) {
       if (step >= maxSteps) {
+        // The tool results this input carried go with the user's next message, as after a stop.
+        this.owedResults = input.message.content.filter((b): b is ToolResultBlock => b.type === 'tool_result');
         this.emit({ type: 'idle', reason: 'step_limit' });
         return;
       }
@@ -191,19 +202,30 @@ export class Task {
     const stopped = result.stopReason === 'aborted';
     const answer = stopped ? withNote(result.message, STOPPED_NOTE) : result.message;
     // Archiving, headers, summaries and index updates: after the answer has streamed.
-    const { housekeepingGiven, contextRequests } = engine.completeExchange(answer);
+    const { housekeepingGiven, contextRequests, problems } = engine.completeExchange(answer);
     // Housekeeping asked but not given (or invalid): the engine derives its own; the miss is counted.
     const housekeeping = turn.housekeepingDue.length === 0 ? 'not_asked' : housekeepingGiven ? 'applied' : 'missed';
     if (housekeeping === 'missed') this.housekeepingMisses += 1;
     this.emit({ type: 'turn_done', report: { ...turnReport(turn, result.usage, cost, engineMs, modelMs), housekeeping } });
     this.emit({ type: 'exchange', turn: turn.turn, input, output: answer, estimatedTokens: turn.tokens, reportedTokens: reported, ...this.begun });
+    for (const message of problems) this.emit({ type: 'protocol_warning', turn: turn.turn, message });
 
     const calls = answer.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    // With tool calls the loop goes on anyway; without, the pause is sent back while under its cap.
+    const continues = calls.length > 0 || this.perMessage.pauses < MAX_PAUSE_FOLLOW_UPS;
+    for (const n of stopNotices(result, calls, { maxOutputTokens: this.options.maxOutputTokens, continues, maxPauses: MAX_PAUSE_FOLLOW_UPS })) this.notice(turn.turn, n.kind, n.message);
+    const refused = result.stopReason === 'refusal';
     if (calls.length > 0) {
-      const results = await this.runTools(turn.turn, calls, signal, mentioned);
+      const results = await this.runTools(turn.turn, calls, signal, mentioned, (call) => this.notRunReason(call, result));
       if (stopped || signal.aborted) {
         this.owedResults = results;
         this.emit({ type: 'idle', reason: 'stopped' });
+        return undefined;
+      }
+      // A refusal ends the turn; its calls were answered "not run", sent with the next message.
+      if (refused) {
+        this.owedResults = results;
+        this.emit({ type: 'idle', reason: 'answered' });
         return undefined;
       }
       const env = await this.environmentBlocks();
@@ -213,10 +235,20 @@ export class Task {
       this.emit({ type: 'idle', reason: 'stopped' });
       return undefined;
     }
+    // The API paused a long turn: it is sent back so the model continues, a few times per message.
+    if (result.stopReason === 'pause_turn' && this.perMessage.pauses < MAX_PAUSE_FOLLOW_UPS) {
+      this.perMessage.pauses += 1;
+      return { message: { role: 'user', content: [{ type: 'text', text: PAUSE_FOLLOW_UP }] }, begin: {} };
+    }
     // A context request in an answer that called no tool is served at once: the engine adds
-    // the retrieved exchanges to this follow-up input.
+    // the retrieved exchanges to this follow-up input. Past the cap they wait for the user's next message.
     if (contextRequests > 0) {
-      return { message: { role: 'user', content: [{ type: 'text', text: CONTEXT_FOLLOW_UP }] }, begin: {} };
+      if (this.perMessage.followUps < MAX_CONTEXT_FOLLOW_UPS) {
+        this.perMessage.followUps += 1;
+        const text = this.perMessage.followUps === MAX_CONTEXT_FOLLOW_UPS ? CONTEXT_FOLLOW_UP_LAST : CONTEXT_FOLLOW_UP;
+        return { message: { role: 'user', content: [{ type: 'text', text }] }, begin: {} };
+      }
+      this.notice(turn.turn, 'context_cap', `The model asked for archived context more than ${MAX_CONTEXT_FOLLOW_UPS} times for one message; the last request is served with your next message.`);
     }
     this.emit({ type: 'idle', reason: 'answered' });
     return undefined;
@@ -238,6 +270,8 @@ export class Task {
             if (event.type === 'text') {
               const visible = filter.push(event.text);
               if (visible) this.emit({ type: 'text', turn: current.turn, text: visible });
+            } else if (event.type === 'wait') {
+              this.emit({ type: 'waiting', turn: current.turn, ms: event.ms, message: `The model API asked to wait ${Math.ceil(event.ms / 1000)} s before trying again (${event.reason}). Waiting; stop the task to give up now.` });
             }
           },
         );
@@ -262,21 +296,37 @@ export class Task {
     }
   }
 
-  /** Runs each tool call in order; after a stop the rest are answered "not run" so none is left open. */
-  private async runTools(turn: number, calls: ToolUseBlock[], signal: AbortSignal, mentioned: ReadonlySet<string>): Promise<ToolResultBlock[]> {
+  /**
+   * Runs each tool call in order; after a stop the rest are answered "not run" so none is left
+   * open, and so is a call `notRun` gives a reason for (its result says why).
+   */
+  private async runTools(turn: number, calls: ToolUseBlock[], signal: AbortSignal, mentioned: ReadonlySet<string>, notRun: (call: ToolUseBlock) => string | undefined): Promise<ToolResultBlock[]> {
     const ctx = this.options.toolContext(signal, mentioned);
     const results: ToolResultBlock[] = [];
     for (const call of calls) {
       this.emit({ type: 'tool_call', turn, id: call.id, name: call.name, input: call.input });
-      const result: ToolResult = signal.aborted
-        ? { text: `Not run: the user stopped the task before ${call.name} ran.`, isError: true }
-        : await runToolCall({ name: call.name, input: call.input }, ctx, this.options.tools);
+      const why = signal.aborted ? `the user stopped the task before ${call.name} ran` : notRun(call);
+      const result: ToolResult = why !== undefined ? { text: `Not run: ${why}.`, isError: true } : await runToolCall({ name: call.name, input: call.input }, ctx, this.options.tools);
       // Redacted before it is shown too (the chat, the CLI's stderr); the input is redacted again, idempotently.
       const text = this.options.redact ? this.options.redact(result.text) : result.text;
       this.emit({ type: 'tool_result', turn, id: call.id, name: call.name, text, isError: result.isError });
       results.push({ type: 'tool_result', tool_use_id: call.id, content: text || '(no output)', ...(result.isError ? { is_error: true } : {}) });
     }
     return results;
+  }
+
+  /** Why a call of `result` must not run (its result tells the model), or undefined to run it. */
+  private notRunReason(call: ToolUseBlock, result: ModelResult): string | undefined {
+    const unusable = unusableCallReason(call, result);
+    if (unusable !== undefined || call.name !== 'recall') return unusable;
+    const key = JSON.stringify(call.input);
+    const made = (this.perMessage.recalls.get(key) ?? 0) + 1;
+    this.perMessage.recalls.set(key, made);
+    return made > MAX_SAME_RECALLS ? `this same recall already ran ${MAX_SAME_RECALLS} times for this message and its result is above; use it, or recall other ids` : undefined;
+  }
+
+  private notice(turn: number, kind: NoticeKind, message: string): void {
+    this.emit({ type: 'notice', turn, kind, message });
   }
 
   /** A failed turn is still archived (the user's input and whatever arrived), then reported. */
@@ -324,6 +374,10 @@ type TaskEventOf<T extends TaskEvent['type']> = Extract<TaskEvent, { type: T }>;
 interface NextInput {
   message: Message;
   begin: BeginOptions;
+}
+
+function newPerMessage(): { pauses: number; followUps: number; recalls: Map<string, number> } {
+  return { pauses: 0, followUps: 0, recalls: new Map() };
 }
 
 function emptyAnswer(): Message {

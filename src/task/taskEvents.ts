@@ -67,7 +67,19 @@ export type TaskEvent =
     }
   /** Re-layering, masking, condensing, sliding-window events from the engine. */
   | { type: 'engine'; event: EngineEvent }
+  /**
+   * Something the user should know that is not a failure: why an answer ended early (`max_tokens`,
+   * `refusal`, `pause_turn`), a tool call not run because its input was unusable, a cap reached.
+   */
+  | { type: 'notice'; turn: number; kind: NoticeKind; message: string }
+  /** A protocol block of the answer (housekeeping, context request) could not be read; it was ignored. */
+  | { type: 'protocol_warning'; turn: number; message: string }
+  /** The model client waits `ms` before trying again (the API asked to); stopping the task ends the wait. */
+  | { type: 'waiting'; turn: number; ms: number; message: string }
   /** Something went wrong; `message` says what happened and what to do. Nothing was lost. */
   | { type: 'error'; code: string; message: string }
   /** The loop stopped waiting for the user. */
   | { type: 'idle'; reason: 'answered' | 'stopped' | 'failed' | 'step_limit' };
+
+/** What a `notice` is about. */
+export type NoticeKind = 'max_tokens' | 'refusal' | 'pause_turn' | 'tool_input' | 'context_cap';

@@ -5,17 +5,19 @@
  */
 
 /**
- * A block of a scripted answer. A tool_use without `id` gets a generated `toolu_...` id. A thinking
- * block streams as thinking_delta chunks then one signature_delta, as adaptive thinking does.
+ * A block of a scripted answer. A tool_use without `id` gets a generated `toolu_...` id; its
+ * `rawJson`, when given, is streamed instead of `input` (broken or non-object JSON, or JSON cut
+ * at max_tokens). A thinking block streams as thinking_delta chunks then one signature_delta, as
+ * adaptive thinking does.
  */
 export type ScriptedBlock =
   | { type: 'text'; text: string }
-  | { type: 'tool_use'; id?: string; name: string; input: Record<string, unknown> }
+  | { type: 'tool_use'; id?: string; name: string; input: Record<string, unknown>; rawJson?: string }
   | { type: 'thinking'; thinking: string; signature: string };
 
 type WireBlock =
   | { type: 'text'; text: string }
-  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; rawJson?: string }
   | { type: 'thinking'; thinking: string; signature: string };
 
 /** Token figures the server reports; missing ones are 0 (output: a rough count of the answer). */
@@ -68,7 +70,7 @@ function stopReasonOf(answer: ScriptedAnswer): string {
 }
 
 function wireBlocks(answer: ScriptedAnswer, messageId: string): WireBlock[] {
-  return answer.content.map((b, i) => (b.type === 'tool_use' ? { type: 'tool_use', id: b.id ?? `toolu_${messageId}_${i}`, name: b.name, input: b.input } : b));
+  return answer.content.map((b, i) => (b.type === 'tool_use' ? { type: 'tool_use', id: b.id ?? `toolu_${messageId}_${i}`, name: b.name, input: b.input, ...(b.rawJson !== undefined ? { rawJson: b.rawJson } : {}) } : b));
 }
 
 /** The non-streaming response body. */
@@ -78,7 +80,7 @@ export function answerMessage(answer: ScriptedAnswer, id: string, model: string)
     type: 'message',
     role: 'assistant',
     model: answer.model ?? model,
-    content: wireBlocks(answer, id),
+    content: wireBlocks(answer, id).map((b) => (b.type === 'tool_use' ? { type: b.type, id: b.id, name: b.name, input: b.input } : b)),
     stop_reason: stopReasonOf(answer),
     stop_sequence: null,
     usage: wireUsage(answer),
@@ -133,7 +135,7 @@ export function answerEvents(answer: ScriptedAnswer, id: string, model: string, 
       push('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
       if (index === 0) push('ping', { type: 'ping' });
       // The API's first input_json_delta is often empty; the rest carry the JSON in pieces.
-      for (const partial_json of ['', ...chunks(JSON.stringify(block.input), chunkSize)]) {
+      for (const partial_json of ['', ...chunks(block.rawJson ?? JSON.stringify(block.input), chunkSize)]) {
         push('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
       }
     }

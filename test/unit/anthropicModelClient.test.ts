@@ -156,11 +156,11 @@ describe('AnthropicModelClient over real HTTP (the SDK against a local Messages 
 
   it('a request that gets no headers in time is retried, then fails as unavailable', async () => {
     server.enqueue(faults.stall(textAnswer('late'), 3_000), faults.stall(textAnswer('late'), 3_000));
-    const c = new AnthropicModelClient({ apiKey: KEY, baseURL: server.url, maxRetries: 1, requestTimeoutMs: 200 });
+    const c = new AnthropicModelClient({ apiKey: KEY, baseURL: server.url, maxRetries: 1, headerTimeoutMs: 200 });
     const err = await modelFailure(c.stream(call(), () => undefined));
     expect(server.messageRequests).toHaveLength(2);
     expect(err.code).toBe('model_unavailable');
-    expect(err.message).toMatch(/did not answer in time after 2 tries/);
+    expect(err.message).toMatch(/sent no response within 200 ms \(not even its headers\), 2 tries in all/);
   });
 
   it('keeps the partial text when the stream is cut mid-answer', async () => {

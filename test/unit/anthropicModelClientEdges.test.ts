@@ -162,10 +162,10 @@ describe('AnthropicModelClient: error kinds, messages and retry rules', () => {
 
   it('a request that gets no headers in time names the base URL and may be retried', async () => {
     server.enqueue(faults.stall(textAnswer('late'), 3_000));
-    const err = await modelFailure(client({ requestTimeoutMs: 150 }).stream(call(), () => undefined));
+    const err = await modelFailure(client({ headerTimeoutMs: 150 }).stream(call(), () => undefined));
     expect(err.code).toBe('model_unavailable');
     expect(err.retryable).toBe(true);
-    expect(err.message).toBe(`The model API did not answer in time after 1 try. Check the network or the base URL (${server.url}), then retry.`);
+    expect(err.message).toBe(`The model API sent no response within 150 ms (not even its headers), 1 try in all. Check the network or the base URL (${server.url}), then send the message again.`);
   });
 
   it('an endpoint nobody listens on is unavailable, retryable, and named', async () => {

@@ -67,6 +67,20 @@ describe('narrative (L0): derived from the exchanges, overridden by the model', 
     expect(advanceNarrative({ ...n, story: 'kept' }, facts(8)).story).toBe('kept');
   });
 
+  it("keeps the model's narrative state over the derived one at later exchanges, until the model writes a new one", () => {
+    let n = applyHousekeeping(advanceNarrative(emptyNarrative('Goal'), facts(1)), { narrative: { state: 'parser fixed; tests next' } });
+    n = advanceNarrative(n, facts(2));
+    n = advanceNarrative(n, facts(3, { failed: true }));
+    expect(n.state).toBe('parser fixed; tests next');
+    // housekeeping without a state keeps it too; a new state replaces it
+    n = applyHousekeeping(advanceNarrative(n, facts(4)), { narrative: { nextSteps: ['run tests'] } });
+    expect(n.state).toBe('parser fixed; tests next');
+    n = advanceNarrative(applyHousekeeping(n, { narrative: { state: 'tests pass' } }), facts(5));
+    expect(n.state).toBe('tests pass');
+    // a narrative the model never wrote a state for stays derived
+    expect(advanceNarrative(emptyNarrative('Goal'), facts(1)).state).toMatch(/^last step: /);
+  });
+
   it("applies the model's update field by field over the derived one; nothing without an update", () => {
     const derived: Narrative = { ...emptyNarrative('Goal'), story: 'S', achievements: ['old'], activeFiles: ['a.ts'], state: 'derived', nextSteps: ['n'] };
     expect(applyHousekeeping(derived, undefined)).toBe(derived);
@@ -76,6 +90,7 @@ describe('narrative (L0): derived from the exchanges, overridden by the model', 
       ...derived,
       objective: 'New goal',
       state: 'model state',
+      stateFromModel: true,
     });
     const many = ['1', '2', '3', '4', '5', '6', '7'];
     expect(applyHousekeeping(derived, { narrative: { achievements: many, nextSteps: ['m1'] } })).toEqual({

@@ -50,8 +50,19 @@ describe('ProtocolStreamFilter', () => {
     expect(stream('if a <', []).join('')).toBe('if a <');
   });
 
-  it('hides an unterminated block to the end (a cut stream never leaks its half)', () => {
-    expect(stream('ok <housekeeping>{"summ', [5, 9]).join('')).toBe('ok ');
+  it('holds an unterminated block back until the stream ends, then shows it as the prose it was, for any chunking', () => {
+    const prose = 'Use a <housekeeping> tag only at the end. Then the rest of the answer, which must not vanish.';
+    fc.assert(
+      fc.property(fc.array(fc.nat(prose.length), { maxLength: 20 }), (cuts) => {
+        const pieces = stream(prose, cuts);
+        // Nothing after the tag shows before the end; at the end, all of it does.
+        expect(pieces.slice(0, -1).join('')).toBe('Use a ');
+        expect(pieces.join('')).toBe(prose);
+      }),
+      { seed: 13, numRuns: 200 },
+    );
+    expect(stream('ok <housekeeping>{"summ', [5, 9]).join('')).toBe('ok <housekeeping>{"summ');
+    expect(visibleAnswerText('A <context_request> is how you ask. <housekeeping>{}</housekeeping>')).toBe('A <context_request> is how you ask.');
   });
 
   it('leaves text without protocol blocks untouched, whatever its characters', () => {

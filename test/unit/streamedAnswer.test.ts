@@ -122,6 +122,36 @@ describe('StreamedAnswer: folding the Messages API stream', () => {
     expect(answer.result().message.content).toEqual([{ type: 'tool_use', id: 't', name: 'edit', input: {} }]);
   });
 
+  it('a tool input that parses to null, an array or a number is never kept: input {} and an error naming what came', () => {
+    for (const [json, what] of [['null', 'null'], ['[1]', 'an array'], ['7', 'number']] as const) {
+      const { answer, seen } = fold([blockStart(0, { type: 'tool_use', id: 't', name: 'edit' }), delta(0, { type: 'input_json_delta', partial_json: json }), stop(0)]);
+      const event = seen[0];
+      expect(event?.type === 'tool_use' && event.inputError).toBe(`the tool input must be a JSON object, not ${what}`);
+      const result = answer.result();
+      expect(result.message.content).toEqual([{ type: 'tool_use', id: 't', name: 'edit', input: {} }]);
+      expect(result.inputErrors).toEqual({ t: `the tool input must be a JSON object, not ${what}` });
+    }
+  });
+
+  it('at max_tokens a cut tool call, closed with broken JSON or still open, is kept with {} and marked cut; a whole call is not', () => {
+    const maxTokens: WireStreamEvent = { type: 'message_delta', delta: { stop_reason: 'max_tokens' }, usage: {} };
+    const whole = [blockStart(0, { type: 'tool_use', id: 'ok', name: 'read_file' }), delta(0, { type: 'input_json_delta', partial_json: '{"path":"a"}' }), stop(0)];
+    const closed = fold([...whole, blockStart(1, { type: 'tool_use', id: 'c', name: 'write_file' }), delta(1, { type: 'input_json_delta', partial_json: '{"path":"b","con' }), stop(1), maxTokens]).answer.result();
+    const open = fold([...whole, blockStart(1, { type: 'tool_use', id: 'c', name: 'write_file' }), delta(1, { type: 'input_json_delta', partial_json: '{"path":"b","con' }), maxTokens]).answer.result();
+    for (const result of [closed, open]) {
+      expect(result.message.content).toEqual([
+        { type: 'tool_use', id: 'ok', name: 'read_file', input: { path: 'a' } },
+        { type: 'tool_use', id: 'c', name: 'write_file', input: {} },
+      ]);
+      expect(Object.keys(result.inputErrors ?? {})).toEqual(['c']);
+      expect(result.inputErrors?.c).toMatch(/max_tokens.*write_file/);
+    }
+    // Stopped by the user, an open call is still dropped (its result would be a guess).
+    const aborted = fold([blockStart(0, { type: 'tool_use', id: 'c', name: 'w' }), delta(0, { type: 'input_json_delta', partial_json: '{' }), maxTokens]).answer.result('aborted');
+    expect(aborted.message.content).toEqual([]);
+    expect(aborted.inputErrors).toBeUndefined();
+  });
+
   it('keeps a thinking block with its opening text and signature, built from deltas', () => {
     const { answer, seen } = fold([
       blockStart(0, { type: 'thinking', thinking: 'First, ', signature: 'sig-' }),
