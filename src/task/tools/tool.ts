@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { FileContextTracker } from '../fileContextTracker';
 import type { LanguageService } from '../languagePort';
 import type { CommandRunner, IgnoreMatcher, TextSearcher, Workspace } from '../workspacePort';
+import type { ToolLimits } from './toolLimits';
 
 /** What goes back to the model as the `tool_result` block. */
 export interface ToolResult {
@@ -42,6 +43,8 @@ export interface ToolContext {
   approve(request: ApprovalRequest): Promise<ApprovalDecision>;
   /** Stops the running tool (a command's process group is killed). */
   signal: AbortSignal;
+  /** Time limits other than `DEFAULT_TOOL_LIMITS` (a test's, or a front end's setting). */
+  limits?: Partial<ToolLimits>;
 }
 
 /** A validated call, ready to run (input already checked by zod). */

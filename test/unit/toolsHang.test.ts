@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { GitignoreMatcher } from '../../src/adapters/gitignoreMatcher';
+import { JsTextSearcher } from '../../src/adapters/jsTextSearcher';
+import { NodeWorkspace } from '../../src/adapters/nodeWorkspace';
+import { runToolCall } from '../../src/task/tools/runToolCall';
+import { makeToolFixture } from '../support/toolWorkspace';
+import type { ToolFixture } from '../support/toolWorkspace';
+
+// Tools whose work the model's input decides must not hang the host: the issue's freeze was
+// `(a+)+$` on a 41-byte file through the JavaScript fallback (no ripgrep on PATH).
+
+let fx: ToolFixture;
+afterEach(() => fx?.remove());
+
+/** 40 a's then a character that makes `(a+)+$` fail only after trying every split: 2^40 steps on one thread. */
+const EVIL_LINE = `${'a'.repeat(40)}!`;
+const EVIL = '(a+)+$';
+
+describe('search_files cannot hang the host', () => {
+  it('stops a backtracking pattern at the time limit and says what to do', async () => {
+    fx = makeToolFixture({ rgPath: null });
+    fx.write('ok.txt', 'aaa\n');
+    fx.write('zz-evil.txt', EVIL_LINE);
+    expect(EVIL_LINE.length).toBe(41);
+    fx.ctx.limits = { searchSeconds: 1 };
+    const started = Date.now();
+    const r = await runToolCall({ name: 'search_files', input: { regex: EVIL } }, fx.ctx);
+    const took = Date.now() - started;
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^search stopped after 1 s: the pattern \/\(a\+\)\+\$\/ took too long in '\.' .*simplify it or narrow the path/);
+    // What was found before the stop is kept.
+    expect(r.text).toContain('ok.txt:1: aaa');
+    expect(took).toBeGreaterThanOrEqual(900);
+    expect(took).toBeLessThan(5_000);
+  });
+
+  it("stops at the user's Stop, long before the time limit", async () => {
+    fx = makeToolFixture({ rgPath: null });
+    fx.write('evil.txt', EVIL_LINE);
+    const stop = new AbortController();
+    fx.ctx.signal = stop.signal;
+    fx.ctx.limits = { searchSeconds: 60 };
+    const started = Date.now();
+    setTimeout(() => stop.abort(), 300);
+    const r = await runToolCall({ name: 'search_files', input: { regex: EVIL } }, fx.ctx);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(r.text).toBe(`The user stopped the search for /${EVIL}/. No match had been found yet.`);
+  });
+
+  it('the fallback searcher keeps the calling thread free while a match runs', async () => {
+    fx = makeToolFixture({ rgPath: null });
+    fx.write('evil.txt', EVIL_LINE);
+    const ws = new NodeWorkspace(fx.root);
+    const searcher = new JsTextSearcher(ws, new GitignoreMatcher(ws));
+    const stop = new AbortController();
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 20);
+    setTimeout(() => stop.abort(), 500);
+    const r = await searcher.search({ pattern: EVIL, path: '', maxMatches: 10, includeIgnored: false, signal: stop.signal });
+    clearInterval(ticker);
+    expect(r.matches).toEqual([]);
+    // Timers fired while the pattern ran: the event loop was never blocked.
+    expect(ticks).toBeGreaterThan(10);
+  });
+});
