@@ -41,6 +41,30 @@ export function findRipgrep(pathVariable = process.env.PATH ?? ''): string | und
 }
 
 /**
+ * Where VS Code keeps its own ripgrep under its `appRoot` (`vscode.env.appRoot`), newest layout
+ * first: packaged builds unpack it from the asar archive, source builds do not.
+ */
+export function vscodeRipgrepCandidates(appRoot: string, platform: NodeJS.Platform = process.platform): string[] {
+  const exe = platform === 'win32' ? 'rg.exe' : 'rg';
+  return ['node_modules.asar.unpacked', 'node_modules'].flatMap((modules) =>
+    ['@vscode/ripgrep', 'vscode-ripgrep'].map((pkg) => join(appRoot, modules, pkg, 'bin', exe)),
+  );
+}
+
+/** The editor's bundled ripgrep, if one of `vscodeRipgrepCandidates` is executable; else the one on PATH. */
+export function findEditorRipgrep(appRoot: string, pathVariable = process.env.PATH ?? ''): string | undefined {
+  for (const candidate of vscodeRipgrepCandidates(appRoot)) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not this layout
+    }
+  }
+  return findRipgrep(pathVariable);
+}
+
+/**
  * Builds the searcher: ripgrep at `rgPath` (default: the one on PATH) when there is one, else
  * the JavaScript fallback. Pass `rgPath: null` to force the fallback.
  */

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GitignoreMatcher } from '../../src/adapters/gitignoreMatcher';
 import { JsTextSearcher } from '../../src/adapters/jsTextSearcher';
 import { NodeWorkspace } from '../../src/adapters/nodeWorkspace';
-import { createTextSearcher, findRipgrep, RipgrepSearcher } from '../../src/adapters/ripgrepSearcher';
+import { createTextSearcher, findEditorRipgrep, findRipgrep, RipgrepSearcher, vscodeRipgrepCandidates } from '../../src/adapters/ripgrepSearcher';
 import { StrataError } from '../../src/shared/strataError';
 import { globToRegExp } from '../../src/task/tools/globToRegExp';
 import type { TextSearcher, TextSearchQuery } from '../../src/task/workspacePort';
@@ -84,6 +84,27 @@ describe('text search', () => {
     chmodSync(join(bin, 'rg'), 0o755);
     expect(findRipgrep(`/nonexistent:${bin}`)).toBe(join(bin, 'rg'));
     expect(findRipgrep('')).toBeUndefined();
+  });
+
+  it("prefers the editor's bundled rg (asar-unpacked layout first), then PATH", () => {
+    fx = makeToolFixture();
+    const fakeRg = (path: string) => {
+      mkdirSync(join(path, '..'), { recursive: true });
+      writeFileSync(path, '#!/bin/sh\n');
+      chmodSync(path, 0o755);
+      return path;
+    };
+    const appRoot = join(fx.outside, 'app');
+    const onPath = fakeRg(join(fx.outside, 'bin', 'rg'));
+    const pathVar = join(fx.outside, 'bin');
+    expect(findEditorRipgrep(appRoot, pathVar)).toBe(onPath);
+    const plain = fakeRg(join(appRoot, 'node_modules', '@vscode', 'ripgrep', 'bin', 'rg'));
+    expect(findEditorRipgrep(appRoot, pathVar)).toBe(plain);
+    const unpacked = fakeRg(join(appRoot, 'node_modules.asar.unpacked', '@vscode', 'ripgrep', 'bin', 'rg'));
+    expect(findEditorRipgrep(appRoot, pathVar)).toBe(unpacked);
+    chmodSync(unpacked, 0o644);
+    expect(findEditorRipgrep(appRoot, pathVar)).toBe(plain);
+    expect(vscodeRipgrepCandidates('C:\\VS Code\\resources\\app', 'win32').every((c) => c.endsWith('rg.exe'))).toBe(true);
   });
 
   it('search_files turns a bad pattern into a clear error', async () => {
