@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { confinePath } from './confinePath';
+import { confinePath, writeProtection } from './confinePath';
 import { formatBytes } from './readFile';
 import { defineTool, fail, ok } from './tool';
 import type { ToolResult } from './tool';
@@ -20,6 +20,7 @@ export const writeFileTool = defineTool({
   input,
   needsApproval: true,
   summarize: (v) => `write ${v.path} (${lineCount(v.content)} lines)`,
+  protection: (v, ctx) => writeProtection(ctx, v.path),
   async run(v, ctx): Promise<ToolResult> {
     const where = await confinePath(ctx, v.path, 'write');
     if (!where.ok) return fail(where.message);
