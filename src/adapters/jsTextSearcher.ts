@@ -1,5 +1,5 @@
 import { StrataError } from '../shared/strataError';
-import { globToRegExp } from '../task/tools/globToRegExp';
+import { compileGlob } from '../task/tools/globMatcher';
 import { walkWorkspace } from '../task/tools/walkWorkspace';
 import type { IgnoreMatcher, TextMatch, TextSearcher, TextSearchQuery, TextSearchResult, Workspace } from '../task/workspacePort';
 import { MatchAborted, WorkerLineMatcher } from './workerLineMatcher';
@@ -24,7 +24,7 @@ export class JsTextSearcher implements TextSearcher {
 
   async search(query: TextSearchQuery): Promise<TextSearchResult> {
     const regex = compile(query.pattern);
-    const glob = query.glob ? globToRegExp(query.glob) : undefined;
+    const glob = query.glob ? compileGlob(query.glob) : undefined;
     const matches: TextMatch[] = [];
     const stat = await this.workspace.stat(query.path);
     const files =

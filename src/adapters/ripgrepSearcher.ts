@@ -4,7 +4,7 @@ import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { StrataError } from '../shared/strataError';
-import { globToRegExp } from '../task/tools/globToRegExp';
+import { compileGlob } from '../task/tools/globMatcher';
 import type { IgnoreMatcher, TextMatch, TextSearcher, TextSearchQuery, TextSearchResult, Workspace } from '../task/workspacePort';
 import { JsTextSearcher } from './jsTextSearcher';
 
@@ -103,7 +103,7 @@ export class RipgrepSearcher implements TextSearcher {
       const child = spawn(this.rgPath, args, { cwd: this.root, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
       // rg's own --glob would override ignore rules (a whitelist glob re-includes ignored files),
       // so the glob filters rg's answers here, with the fallback's matcher: one glob semantics.
-      const glob = query.glob ? globToRegExp(query.glob) : undefined;
+      const glob = query.glob ? compileGlob(query.glob) : undefined;
       const matches: TextMatch[] = [];
       let truncated = false;
       let stderr = '';

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GitignoreMatcher } from '../../src/adapters/gitignoreMatcher';
 import { JsTextSearcher } from '../../src/adapters/jsTextSearcher';
 import { NodeWorkspace } from '../../src/adapters/nodeWorkspace';
+import { compileGlob, GLOB_MAX_ALTERNATIVES } from '../../src/task/tools/globMatcher';
 import { runToolCall } from '../../src/task/tools/runToolCall';
 import { makeToolFixture } from '../support/toolWorkspace';
 import type { ToolFixture } from '../support/toolWorkspace';
@@ -61,5 +62,26 @@ describe('search_files cannot hang the host', () => {
     expect(r.matches).toEqual([]);
     // Timers fired while the pattern ran: the event loop was never blocked.
     expect(ticks).toBeGreaterThan(10);
+  });
+});
+
+describe('file_pattern globs cannot stall the host', () => {
+  it('matches a star-heavy glob against a long name at once (a backtracking RegExp took 38 s)', () => {
+    const started = Date.now();
+    const glob = compileGlob('*a*a*a*a*a*a*a*a*b');
+    expect(glob.test('a'.repeat(250))).toBe(false);
+    expect(glob.test(`${'a'.repeat(250)}b`)).toBe(true);
+    expect(compileGlob('**/**/**/**/**/x').test('a/'.repeat(120) + 'y')).toBe(false);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('refuses a glob whose braces expand past the limit, with what to do', async () => {
+    fx = makeToolFixture({ rgPath: null });
+    fx.write('a.txt', 'needle');
+    const braces = '{a,b}'.repeat(Math.ceil(Math.log2(GLOB_MAX_ALTERNATIVES)) + 1);
+    const r = await runToolCall({ name: 'search_files', input: { regex: 'needle', file_pattern: braces } }, fx.ctx);
+    expect(r.text).toBe(`The file_pattern '${braces}' expands to more than ${GLOB_MAX_ALTERNATIVES} alternatives through {a,b}; use fewer braces or a plainer pattern.`);
+    const bad = await runToolCall({ name: 'search_files', input: { regex: 'needle', file_pattern: '[z-a].txt' } }, fx.ctx);
+    expect(bad.text).toBe('The file_pattern has an invalid character class [z-a]; write ranges low to high, e.g. [a-z].');
   });
 });
