@@ -1,9 +1,14 @@
+import { execFileSync } from 'node:child_process';
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GitignoreMatcher } from '../../src/adapters/gitignoreMatcher';
 import { JsTextSearcher } from '../../src/adapters/jsTextSearcher';
 import { NodeWorkspace } from '../../src/adapters/nodeWorkspace';
 import { compileGlob, GLOB_MAX_ALTERNATIVES } from '../../src/task/tools/globMatcher';
 import { runToolCall } from '../../src/task/tools/runToolCall';
+import type { DirEntry } from '../../src/task/workspacePort';
 import { makeToolFixture } from '../support/toolWorkspace';
 import type { ToolFixture } from '../support/toolWorkspace';
 
@@ -83,5 +88,41 @@ describe('file_pattern globs cannot stall the host', () => {
     expect(r.text).toBe(`The file_pattern '${braces}' expands to more than ${GLOB_MAX_ALTERNATIVES} alternatives through {a,b}; use fewer braces or a plainer pattern.`);
     const bad = await runToolCall({ name: 'search_files', input: { regex: 'needle', file_pattern: '[z-a].txt' } }, fx.ctx);
     expect(bad.text).toBe('The file_pattern has an invalid character class [z-a]; write ranges low to high, e.g. [a-z].');
+  });
+});
+
+describe('list_files and read_file cannot hang the host', () => {
+  /** A file system that answers each folder listing slowly, as a network drive or a huge tree would. */
+  class SlowWorkspace extends NodeWorkspace {
+    override async listDir(rel: string): Promise<DirEntry[]> {
+      await sleep(60);
+      return super.listDir(rel);
+    }
+  }
+
+  it('stops a recursive listing at the time limit and says what to do', async () => {
+    fx = makeToolFixture();
+    for (let i = 0; i < 40; i++) fx.write(`d${i}/f.txt`, 'x');
+    fx.ctx.workspace = new SlowWorkspace(fx.root);
+    fx.ctx.limits = { listSeconds: 0.5 };
+    const started = Date.now();
+    const r = await runToolCall({ name: 'list_files', input: { recursive: true } }, fx.ctx);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^listing stopped after 0\.5 s: the tree is too large to walk; list a sub-folder, or without recursive\. Entries found before it stopped: \d+\.\nd0\//);
+  });
+
+  it('walks a tree with a symbolic link loop once', async () => {
+    fx = makeToolFixture();
+    fx.write('a/b.txt', 'x');
+    symlinkSync(join(fx.root, 'a'), join(fx.root, 'a', 'loop'));
+    expect((await runToolCall({ name: 'list_files', input: { recursive: true } }, fx.ctx)).text).toBe('a/\na/b.txt\na/loop@');
+  });
+
+  it('refuses to read or write a FIFO, which would block', async () => {
+    fx = makeToolFixture();
+    execFileSync('mkfifo', [join(fx.root, 'pipe')]);
+    expect((await runToolCall({ name: 'read_file', input: { path: 'pipe' } }, fx.ctx)).text).toBe("'pipe' is not a regular file (a pipe, socket or device); only files can be read.");
+    expect((await runToolCall({ name: 'write_file', input: { path: 'pipe', content: 'x' } }, fx.ctx)).text).toBe("'pipe' is not a regular file (a pipe, socket or device); it is not written.");
   });
 });

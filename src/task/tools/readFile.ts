@@ -40,7 +40,9 @@ export const readFileTool = defineTool({
     if (!where.ok) return fail(where.message);
     const stat = await ctx.workspace.stat(where.rel);
     if (!stat) return fail(`No file at '${v.path}'. Use list_files to see what exists.`);
-    if (stat.kind !== 'file') return fail(`'${v.path}' is a folder, not a file. Use list_files to see its contents.`);
+    if (stat.kind === 'directory') return fail(`'${v.path}' is a folder, not a file. Use list_files to see its contents.`);
+    // A FIFO, socket or device would block the read or never end: only regular files are read.
+    if (stat.kind !== 'file') return fail(`'${v.path}' is not a regular file (a pipe, socket or device); only files can be read.`);
     const head = await ctx.workspace.readBytes(where.rel, 0, BINARY_SNIFF_BYTES);
     if (head.includes(0)) return fail(`'${v.path}' is a binary file (${formatBytes(stat.size)}); its content is not shown.`);
     const ranged = v.start_line !== undefined || v.end_line !== undefined;

@@ -25,7 +25,8 @@ export const writeFileTool = defineTool({
     const where = await confinePath(ctx, v.path, 'write');
     if (!where.ok) return fail(where.message);
     const before = await ctx.workspace.stat(where.rel);
-    if (before && before.kind !== 'file') return fail(`'${v.path}' is a folder; give a file path.`);
+    if (before?.kind === 'directory') return fail(`'${v.path}' is a folder; give a file path.`);
+    if (before && before.kind !== 'file') return fail(`'${v.path}' is not a regular file (a pipe, socket or device); it is not written.`);
     await ctx.workspace.writeText(where.rel, v.content);
     const after = await ctx.workspace.stat(where.rel);
     if (after) ctx.tracker.recordEdit(where.rel, after, v.content);
