@@ -126,3 +126,15 @@ describe('list_files and read_file cannot hang the host', () => {
     expect((await runToolCall({ name: 'write_file', input: { path: 'pipe', content: 'x' } }, fx.ctx)).text).toBe("'pipe' is not a regular file (a pipe, socket or device); it is not written.");
   });
 });
+
+describe('read_file on a huge file', () => {
+  it('stops scanning for a far line range at the time limit and says what to do', async () => {
+    fx = makeToolFixture();
+    fx.write('huge.log', `${'x'.repeat(99)}\n`.repeat(300_000)); // 30 MB, 300,000 lines
+    fx.ctx.limits = { readSeconds: 0.001 };
+    const r = await runToolCall({ name: 'read_file', input: { path: 'huge.log', start_line: 299_999 } }, fx.ctx);
+    expect(r.text).toMatch(/^read stopped after 0\.001 s: 'huge\.log' \(28\.6 MB\) was scanned to line \d+, short of line 299999\. Find the lines you need with search_files/);
+    fx.ctx.limits = {};
+    expect((await runToolCall({ name: 'read_file', input: { path: 'huge.log', start_line: 299_999 } }, fx.ctx)).text).toMatch(/^huge\.log \(lines 299999-300000 of 300000\)/);
+  });
+});

@@ -4,9 +4,11 @@ export interface ToolLimits {
   searchSeconds: number;
   /** `list_files` and `list_definitions`: walking a huge tree stops here. */
   listSeconds: number;
+  /** `read_file` with a line range deep in a huge file: scanning to it stops here. */
+  readSeconds: number;
 }
 
-export const DEFAULT_TOOL_LIMITS: ToolLimits = { searchSeconds: 20, listSeconds: 20 };
+export const DEFAULT_TOOL_LIMITS: ToolLimits = { searchSeconds: 20, listSeconds: 20, readSeconds: 20 };
 
 /** A signal that fires on the user's Stop or after `seconds`; `timedOut()` tells which it was. */
 export interface Deadline {
