@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { symlinkSync } from 'node:fs';
+import { chmodSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GitignoreMatcher } from '../../src/adapters/gitignoreMatcher';
 import { JsTextSearcher } from '../../src/adapters/jsTextSearcher';
 import { NodeWorkspace } from '../../src/adapters/nodeWorkspace';
+import { createTextSearcher } from '../../src/adapters/ripgrepSearcher';
 import { compileGlob, GLOB_MAX_ALTERNATIVES } from '../../src/task/tools/globMatcher';
 import { runToolCall } from '../../src/task/tools/runToolCall';
 import type { DirEntry } from '../../src/task/workspacePort';
@@ -136,5 +137,21 @@ describe('read_file on a huge file', () => {
     expect(r.text).toMatch(/^read stopped after 0\.001 s: 'huge\.log' \(28\.6 MB\) was scanned to line \d+, short of line 299999\. Find the lines you need with search_files/);
     fx.ctx.limits = {};
     expect((await runToolCall({ name: 'read_file', input: { path: 'huge.log', start_line: 299_999 } }, fx.ctx)).text).toMatch(/^huge\.log \(lines 299999-300000 of 300000\)/);
+  });
+});
+
+describe('search_files through ripgrep', () => {
+  it('kills an rg that does not finish at the time limit', async () => {
+    fx = makeToolFixture();
+    // A stand-in rg that never answers, as one blocked on a pipe or a network drive would.
+    const rg = join(fx.outside, 'rg');
+    writeFileSync(rg, '#!/bin/sh\nexec sleep 30\n');
+    chmodSync(rg, 0o755);
+    fx.ctx.searcher = createTextSearcher(fx.ctx.workspace, fx.ctx.ignore, { rgPath: rg });
+    fx.ctx.limits = { searchSeconds: 0.5 };
+    const started = Date.now();
+    const r = await runToolCall({ name: 'search_files', input: { regex: 'x' } }, fx.ctx);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(r.text).toMatch(/^search stopped after 0\.5 s: the pattern \/x\/ took too long in '\.'/);
   });
 });
