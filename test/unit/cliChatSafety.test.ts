@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -14,19 +15,34 @@ const CLI = join(__dirname, '..', '..', 'dist', 'cli.js');
 let server: MessagesApiServer;
 let temp: { dir: string; remove: () => void };
 let ws: string;
+/** CLIs still running when a test ends (a hung one, on a failure) are killed, not left behind. */
+const running = new Set<ChildProcess>();
 
-function chat(extra: string[], stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function chat(extra: string[], stdin: string, o: { path?: string; sigintOn?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const args = [CLI, 'chat', '--workspace', ws, '--base-url', server.url, '--archive', join(temp.dir, 'a.sqlite'), '--no-lsp', ...extra];
   return new Promise((resolve) => {
     // A fake key built at run time: no secret in a fixture.
-    const env = { PATH: process.env.PATH, HOME: temp.dir, ANTHROPIC_API_KEY: ['sk', 'ant', 'safety', String(process.pid)].join('-') };
+    const env = { PATH: o.path ?? process.env.PATH, HOME: temp.dir, ANTHROPIC_API_KEY: ['sk', 'ant', 'safety', String(process.pid)].join('-') };
     const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    running.add(child);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
+    let interrupted = false;
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      // Ctrl-C half a second after `sigintOn` shows, then the end of input, as a user would.
+      if (o.sigintOn === undefined || interrupted || !stderr.includes(o.sigintOn)) return;
+      interrupted = true;
+      setTimeout(() => child.kill('SIGINT'), 500);
+      setTimeout(() => child.stdin.end(), 1_000);
+    });
+    child.on('close', (code) => {
+      running.delete(child);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.write(stdin);
+    if (o.sigintOn === undefined) child.stdin.end();
   });
 }
 
@@ -39,6 +55,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  for (const child of running) child.kill('SIGKILL');
   await server.close();
   temp.remove();
 });
@@ -58,6 +75,16 @@ describe('strata chat safety (built CLI)', () => {
     expect(allowed.code).toBe(0);
     expect(readFileSync(join(ws, 'sub', '.git', 'config'), 'utf8')).toBe(evil);
   });
+
+  it('Ctrl-C stops a search_files whose pattern backtracks without end, with no ripgrep on PATH', async () => {
+    writeFileSync(join(ws, 'evil.txt'), `${'a'.repeat(40)}!`);
+    server.enqueue(toolAnswer('search_files', { regex: '(a+)+$' }), textAnswer('never asked'));
+    const r = await chat([], 'find it\n', { path: join(temp.dir, 'no-bin'), sigintOn: '→ search_files' });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('[stopped; the partial answer is kept]');
+    expect(r.stderr).toContain('The user stopped the search for /(a+)+$/');
+    expect(server.messageRequests).toHaveLength(1);
+  }, 20_000);
 
   it("prints the model's escape codes as text, keeping its line breaks", async () => {
     server.enqueue(textAnswer('Line one\n\x1b[2K\rAllow harmless? done'));
