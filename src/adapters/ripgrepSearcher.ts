@@ -4,7 +4,7 @@ import { delimiter, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { StrataError } from '../shared/strataError';
-import { globToRegExp } from '../task/tools/globToRegExp';
+import { compileGlob } from '../task/tools/globMatcher';
 import type { IgnoreMatcher, TextMatch, TextSearcher, TextSearchQuery, TextSearchResult, Workspace } from '../task/workspacePort';
 import { JsTextSearcher } from './jsTextSearcher';
 
@@ -38,6 +38,30 @@ export function findRipgrep(pathVariable = process.env.PATH ?? ''): string | und
     }
   }
   return undefined;
+}
+
+/**
+ * Where VS Code keeps its own ripgrep under its `appRoot` (`vscode.env.appRoot`), newest layout
+ * first: packaged builds unpack it from the asar archive, source builds do not.
+ */
+export function vscodeRipgrepCandidates(appRoot: string, platform: NodeJS.Platform = process.platform): string[] {
+  const exe = platform === 'win32' ? 'rg.exe' : 'rg';
+  return ['node_modules.asar.unpacked', 'node_modules'].flatMap((modules) =>
+    ['@vscode/ripgrep', 'vscode-ripgrep'].map((pkg) => join(appRoot, modules, pkg, 'bin', exe)),
+  );
+}
+
+/** The editor's bundled ripgrep, if one of `vscodeRipgrepCandidates` is executable; else the one on PATH. */
+export function findEditorRipgrep(appRoot: string, pathVariable = process.env.PATH ?? ''): string | undefined {
+  for (const candidate of vscodeRipgrepCandidates(appRoot)) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not this layout
+    }
+  }
+  return findRipgrep(pathVariable);
 }
 
 /**
@@ -79,7 +103,7 @@ export class RipgrepSearcher implements TextSearcher {
       const child = spawn(this.rgPath, args, { cwd: this.root, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
       // rg's own --glob would override ignore rules (a whitelist glob re-includes ignored files),
       // so the glob filters rg's answers here, with the fallback's matcher: one glob semantics.
-      const glob = query.glob ? globToRegExp(query.glob) : undefined;
+      const glob = query.glob ? compileGlob(query.glob) : undefined;
       const matches: TextMatch[] = [];
       let truncated = false;
       let stderr = '';

@@ -9,7 +9,7 @@ import { openTaskSession } from '../host/openTaskSession';
 import type { TaskSession } from '../host/openTaskSession';
 import { StrataError } from '../shared/strataError';
 import { DEFAULT_MODEL } from '../task/pricing';
-import type { ApprovalDecision, ApprovalRequest } from '../task/tools/tool';
+import { chatApprover } from './chatApproval';
 import { parseEditCommand, renderChatEvent } from './chatOutput';
 import { openSqliteArchive } from '../adapters/sqliteArchiveStore';
 import { cliSqliteDriver, sqliteDriverChoice } from './sqliteDriverOption';
@@ -23,7 +23,9 @@ export const CHAT_USAGE = `usage: strata chat [options]
   --resume <id>         continue an archived session (its id is printed when a chat starts)
   --record <file>       also write the session as JSON Lines, replayable with strata replay
   --sqlite-driver <d>   auto (default: better-sqlite3 where it loads, else node:sqlite), node-sqlite or better-sqlite3
-  --yes                 approve writes and commands without asking
+  --yes                 approve writes and commands without asking (protected paths such as
+                        .git/, .vscode/, .husky/ and .envrc are refused under --yes)
+  --allow-protected-writes  with --yes, also write protected paths
   --no-redact           let the model see secrets in tool output (tokens, passwords, private keys);
                         the API key is redacted all the same
   --no-lsp              no LSP tools (definition, references, symbols, hover, diagnostics from typescript-language-server)
@@ -47,17 +49,13 @@ export async function runChat(argv: string[], io: { stdin: NodeJS.ReadableStream
   const interactive = io.stdin.isTTY === true;
   const lines = createInterface({ input: io.stdin, terminal: interactive });
   const queue = lineQueue(lines);
-  const approve = async (request: ApprovalRequest): Promise<ApprovalDecision> => {
-    if (values.yes) return { approved: true };
-    if (!interactive) {
-      io.err(`refused (no terminal to ask; run with --yes to allow): ${request.summary}\n`);
-      return { approved: false, feedback: 'The user is not at a terminal to approve this; do without it or say what you need.' };
-    }
-    io.err(`Allow ${request.summary}? [y/N, or say why not] `);
-    const answer = (await queue.next())?.trim() ?? '';
-    if (/^y(es)?$/i.test(answer)) return { approved: true };
-    return answer && !/^n(o)?$/i.test(answer) ? { approved: false, feedback: answer } : { approved: false };
-  };
+  const approve = chatApprover({
+    yes: values.yes,
+    allowProtectedWrites: values['allow-protected-writes'],
+    interactive,
+    readAnswer: () => queue.next(),
+    err: io.err,
+  });
 
   const archivePath = values.archive ?? defaultArchivePath();
   mkdirSync(join(archivePath, '..'), { recursive: true });
@@ -138,6 +136,7 @@ const CHAT_OPTIONS = {
   record: { type: 'string' },
   'sqlite-driver': { type: 'string' },
   yes: { type: 'boolean', default: false },
+  'allow-protected-writes': { type: 'boolean', default: false },
   'no-lsp': { type: 'boolean', default: false },
   'no-redact': { type: 'boolean', default: false },
   verbose: { type: 'boolean', default: false },

@@ -1,19 +1,22 @@
 import type { TaskEvent } from '../task/taskEvents';
+import { terminalText } from './terminalText';
 
 /** Characters of a tool's input or result shown on its one-line row. */
 const ROW_CHARS = 100;
 
 /**
  * How `strata chat` shows a Task's events: answer text on stdout as it streams; tool rows, the
- * per-turn figures and errors on stderr, so stdout holds only the assistant's words.
+ * per-turn figures and errors on stderr, so stdout holds only the assistant's words. Whatever
+ * the model or a tool chose is passed through `terminalText`: it cannot move the cursor, erase
+ * or reorder what the terminal shows.
  */
 export function renderChatEvent(event: TaskEvent, io: { out: (s: string) => void; err: (s: string) => void; verbose: boolean }): void {
   switch (event.type) {
     case 'text':
-      io.out(event.text);
+      io.out(terminalText(event.text, 'prose'));
       return;
     case 'tool_call':
-      io.err(`\n  → ${event.name} ${oneLine(JSON.stringify(event.input ?? {}))}\n`);
+      io.err(`\n  → ${oneLine(event.name)} ${oneLine(JSON.stringify(event.input ?? {}))}\n`);
       return;
     case 'tool_result':
       io.err(`  ${event.isError ? '✗' : '✓'} ${oneLine(event.text)}\n`);
@@ -32,12 +35,12 @@ export function renderChatEvent(event: TaskEvent, io: { out: (s: string) => void
     }
     case 'engine':
       if (event.event.type === 'condense_context') io.err(`  [condensed: ${event.event.tokensBefore} → ${event.event.tokensAfter} tokens]\n`);
-      else if (event.event.type === 'condense_context_error') io.err(`  [condensing failed: ${event.event.error}]\n`);
+      else if (event.event.type === 'condense_context_error') io.err(`  [condensing failed: ${terminalText(event.event.error, 'line')}]\n`);
       else if (event.event.type === 'sliding_window_truncation') io.err(`  [sliding window: ${event.event.removedExchanges} exchanges left the prompt, all archived]\n`);
       else if (io.verbose) io.err(`  [engine: ${event.event.type}]\n`);
       return;
     case 'error':
-      io.err(`\nerror (${event.code}): ${event.message}\n`);
+      io.err(`\nerror (${event.code}): ${terminalText(event.message, 'prose')}\n`);
       return;
     case 'notice':
       io.err(`\n  [${event.kind}: ${event.message}]\n`);
@@ -73,7 +76,8 @@ export function parseEditCommand(line: string): { seq: number; text: string } | 
   return match ? { seq: Number(match[1]), text: match[2]! } : undefined;
 }
 
+/** One row: whitespace runs folded to a space, other control characters escaped, cut at ROW_CHARS. */
 function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = terminalText(text.replace(/\s+/g, ' ').trim(), 'line');
   return flat.length > ROW_CHARS ? `${flat.slice(0, ROW_CHARS)}…` : flat;
 }

@@ -16,7 +16,7 @@ interface Pending {
 
 /**
  * Asks the webview before a write or a command runs (the Task's `approve` port), unless the
- * matching auto-approve setting is on. Each question carries a fresh `requestId`; the webview's
+ * matching auto-approve setting is on and the write is not to a protected path. Each question carries a fresh `requestId`; the webview's
  * `approval/respond` with that id settles it, once. Stopping a turn refuses what is still open,
  * so a tool never waits on a card nobody will click.
  */
@@ -68,7 +68,8 @@ export class ApprovalBroker {
   /** Asks the webview (or auto-approves) on behalf of the turn `turnRequestId`. */
   ask(turnRequestId: string, request: ApprovalRequest): Promise<ApprovalDecision> {
     const auto = this.autoApprove();
-    if (COMMAND_TOOLS.has(request.tool) ? auto.commands : auto.writes) return Promise.resolve({ approved: true });
+    // A protected write (.git/, .vscode/, hooks ...) can run code: the user answers it, always.
+    if (!request.protection && (COMMAND_TOOLS.has(request.tool) ? auto.commands : auto.writes)) return Promise.resolve({ approved: true });
     this.counter += 1;
     const requestId = `${turnRequestId}:approval${this.counter}`;
     const message: HostToWebview = { type: 'approval/request', requestId, turnRequestId, tool: request.tool, summary: request.summary, input: request.input };

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { AnthropicModelClient } from '../adapters/anthropicModelClient';
+import { findEditorRipgrep } from '../adapters/ripgrepSearcher';
 import type { Logger } from '../engine/ports';
 import { StrataError } from '../shared/strataError';
 import type { ApprovalDecision, ApprovalRequest } from '../task/tools/tool';
@@ -67,6 +68,8 @@ export function sessionOpener(deps: SessionOpenerDeps) {
         extraMentionSources: { problems: editorProblems },
         logger: deps.logger,
         modelClient: client,
+        // VS Code ships ripgrep; PATH inside the editor rarely has one, and the JS fallback is slower.
+        ripgrepPath: findEditorRipgrep(vscode.env.appRoot),
       });
       return { session, lastRequest: () => client.lastRequest };
     } catch (error) {

@@ -73,6 +73,8 @@ export interface TaskSessionOptions {
    * LSP tools, with a warning, when it does not resolve); the editor passes its own service.
    */
   language?: 'typescript' | LanguageService;
+  /** ripgrep to search with (the editor passes its bundled one); default: `rg` on PATH, else the JS fallback. */
+  ripgrepPath?: string;
 }
 
 /** An archive that also keeps the tokenizer's learned factor per model, so a new session starts calibrated. */
@@ -122,7 +124,7 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
   const tokenizer = createTiktokenTokenizer(learnedFactor !== undefined ? { learnedFactor } : {});
   const workspace = new NodeWorkspace(o.workspaceRoot);
   const ignore = new GitignoreMatcher(workspace);
-  const searcher = createTextSearcher(workspace, ignore);
+  const searcher = createTextSearcher(workspace, ignore, o.ripgrepPath ? { rgPath: o.ripgrepPath } : {});
   const commands = new ShellCommandRunner(workspace.root);
   const tracker = new FileContextTracker(workspace);
   const ownLanguage = o.language === 'typescript' ? typescriptLanguage(workspace.root, logger) : undefined;

@@ -4,9 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { GitignoreMatcher } from '../../src/adapters/gitignoreMatcher';
 import { JsTextSearcher } from '../../src/adapters/jsTextSearcher';
 import { NodeWorkspace } from '../../src/adapters/nodeWorkspace';
-import { createTextSearcher, findRipgrep, RipgrepSearcher } from '../../src/adapters/ripgrepSearcher';
+import { createTextSearcher, findEditorRipgrep, findRipgrep, RipgrepSearcher, vscodeRipgrepCandidates } from '../../src/adapters/ripgrepSearcher';
 import { StrataError } from '../../src/shared/strataError';
-import { globToRegExp } from '../../src/task/tools/globToRegExp';
+import { compileGlob } from '../../src/task/tools/globMatcher';
 import type { TextSearcher, TextSearchQuery } from '../../src/task/workspacePort';
 import { makeToolFixture } from '../support/toolWorkspace';
 import type { ToolFixture } from '../support/toolWorkspace';
@@ -86,6 +86,27 @@ describe('text search', () => {
     expect(findRipgrep('')).toBeUndefined();
   });
 
+  it("prefers the editor's bundled rg (asar-unpacked layout first), then PATH", () => {
+    fx = makeToolFixture();
+    const fakeRg = (path: string) => {
+      mkdirSync(join(path, '..'), { recursive: true });
+      writeFileSync(path, '#!/bin/sh\n');
+      chmodSync(path, 0o755);
+      return path;
+    };
+    const appRoot = join(fx.outside, 'app');
+    const onPath = fakeRg(join(fx.outside, 'bin', 'rg'));
+    const pathVar = join(fx.outside, 'bin');
+    expect(findEditorRipgrep(appRoot, pathVar)).toBe(onPath);
+    const plain = fakeRg(join(appRoot, 'node_modules', '@vscode', 'ripgrep', 'bin', 'rg'));
+    expect(findEditorRipgrep(appRoot, pathVar)).toBe(plain);
+    const unpacked = fakeRg(join(appRoot, 'node_modules.asar.unpacked', '@vscode', 'ripgrep', 'bin', 'rg'));
+    expect(findEditorRipgrep(appRoot, pathVar)).toBe(unpacked);
+    chmodSync(unpacked, 0o644);
+    expect(findEditorRipgrep(appRoot, pathVar)).toBe(plain);
+    expect(vscodeRipgrepCandidates('C:\\VS Code\\resources\\app', 'win32').every((c) => c.endsWith('rg.exe'))).toBe(true);
+  });
+
   it('search_files turns a bad pattern into a clear error', async () => {
     fx = makeToolFixture();
     fx.write('a.txt', 'x');
@@ -96,16 +117,27 @@ describe('text search', () => {
   });
 
   it('globs follow ripgrep: base names anywhere unless the glob has a slash', () => {
-    expect(globToRegExp('*.ts').test('a/b/c.ts')).toBe(true);
-    expect(globToRegExp('*.ts').test('a/b/c.tsx')).toBe(false);
-    expect(globToRegExp('src/*.ts').test('src/a.ts')).toBe(true);
-    expect(globToRegExp('src/*.ts').test('src/x/a.ts')).toBe(false);
-    expect(globToRegExp('src/**/*.ts').test('src/a.ts')).toBe(true);
-    expect(globToRegExp('src/**/*.ts').test('src/x/y/a.ts')).toBe(true);
-    expect(globToRegExp('*.{js,ts}').test('a.js')).toBe(true);
-    expect(globToRegExp('*.{js,ts}').test('a.py')).toBe(false);
-    expect(globToRegExp('file?.[ch]').test('d/file1.c')).toBe(true);
-    expect(globToRegExp('file?.[!ch]').test('d/file1.c')).toBe(false);
-    expect(globToRegExp('a.b').test('axb')).toBe(false);
+    expect(compileGlob('*.ts').test('a/b/c.ts')).toBe(true);
+    expect(compileGlob('*.ts').test('a/b/c.tsx')).toBe(false);
+    expect(compileGlob('src/*.ts').test('src/a.ts')).toBe(true);
+    expect(compileGlob('src/*.ts').test('src/x/a.ts')).toBe(false);
+    expect(compileGlob('src/**/*.ts').test('src/a.ts')).toBe(true);
+    expect(compileGlob('src/**/*.ts').test('src/x/y/a.ts')).toBe(true);
+    expect(compileGlob('*.{js,ts}').test('a.js')).toBe(true);
+    expect(compileGlob('*.{js,ts}').test('a.py')).toBe(false);
+    expect(compileGlob('file?.[ch]').test('d/file1.c')).toBe(true);
+    expect(compileGlob('file?.[!ch]').test('d/file1.c')).toBe(false);
+    expect(compileGlob('a.b').test('axb')).toBe(false);
+    expect(compileGlob('src/**').test('src/x/y/a.ts')).toBe(true);
+    expect(compileGlob('**/test/*.ts').test('test/a.ts')).toBe(true);
+    expect(compileGlob('**/test/*.ts').test('a/b/test/c/d.ts')).toBe(false);
+    expect(compileGlob('/src/*.ts').test('src/a.ts')).toBe(true);
+    expect(compileGlob('{src,lib}/**/*.{ts,tsx}').test('lib/ui/a.tsx')).toBe(true);
+    expect(compileGlob('{src,lib}/**/*.{ts,tsx}').test('app/ui/a.tsx')).toBe(false);
+    expect(compileGlob('*.{js,{m,c}ts}').test('a.cts')).toBe(true);
+    expect(compileGlob('\\*.md').test('*.md')).toBe(true);
+    expect(compileGlob('\\*.md').test('a.md')).toBe(false);
+    expect(compileGlob('[a-c]?x').test('d/bzx')).toBe(true);
+    expect(compileGlob('*.ts').test('a/b/ts')).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import type { ToolContext } from './tool';
+import { protectedReason } from './protectedPaths';
 import { displayPath, isWithin, resolveWorkspacePath } from './workspacePath';
 
 /** What the path is used for: reads, listings and searches honour ignore rules; writes do not. */
@@ -34,7 +35,7 @@ export async function confinePath(ctx: ToolContext, input: string, purpose: Path
   }
   const realRel = real.rel;
 
-  if (purpose === 'write' && [rel, realRel].some((p) => p === '.git' || p.startsWith('.git/'))) {
+  if (purpose === 'write' && [rel, realRel].some((p) => isWithin(p.toLowerCase(), '.git'))) {
     return { ok: false, message: `Refused: '${input}' is inside .git/, which the tools never write; use git commands instead.` };
   }
   if (purpose === 'read' && !isMentioned(rel, ctx.mentionedPaths)) {
@@ -50,4 +51,17 @@ export async function confinePath(ctx: ToolContext, input: string, purpose: Path
     }
   }
   return { ok: true, rel, realRel };
+}
+
+/**
+ * Why a write to `input` can run code: its path or, through links, its real path is protected
+ * (`protectedReason`). `undefined` when it is not, or when `confinePath` refuses it anyway.
+ */
+export async function writeProtection(ctx: ToolContext, input: string): Promise<string | undefined> {
+  const where = await confinePath(ctx, input, 'write');
+  if (!where.ok) return undefined;
+  const direct = protectedReason(where.rel);
+  if (direct) return direct;
+  const real = protectedReason(where.realRel);
+  return real ? `its real path ${where.realRel} is protected: ${real}` : undefined;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { applyEditBlocks } from './applyEditBlocks';
-import { confinePath } from './confinePath';
+import { confinePath, writeProtection } from './confinePath';
 import { defineTool, fail, ok } from './tool';
 import type { ToolResult } from './tool';
 
@@ -26,6 +26,7 @@ export const editFileTool = defineTool({
   input,
   needsApproval: true,
   summarize: (v) => `edit ${v.path} (${v.edits.length} block${v.edits.length === 1 ? '' : 's'})`,
+  protection: (v, ctx) => writeProtection(ctx, v.path),
   async run(v, ctx): Promise<ToolResult> {
     const where = await confinePath(ctx, v.path, 'write');
     if (!where.ok) return fail(where.message);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { confinePath, isMentioned } from './confinePath';
 import { defineTool, fail, ok } from './tool';
 import type { ToolResult } from './tool';
+import { deadline, DEFAULT_TOOL_LIMITS } from './toolLimits';
 import { walkWorkspace } from './walkWorkspace';
 import { displayPath } from './workspacePath';
 
@@ -31,7 +32,9 @@ export const listFilesTool = defineTool({
     const includeIgnored = isMentioned(where.rel, ctx.mentionedPaths);
     const lines: string[] = [];
     let truncated = false;
-    for await (const entry of walkWorkspace(ctx.workspace, ctx.ignore, where.realRel, { recursive: v.recursive, order: 'breadth', includeIgnored, signal: ctx.signal })) {
+    const seconds = ctx.limits?.listSeconds ?? DEFAULT_TOOL_LIMITS.listSeconds;
+    const limit = deadline(ctx.signal, seconds);
+    for await (const entry of walkWorkspace(ctx.workspace, ctx.ignore, where.realRel, { recursive: v.recursive, order: 'breadth', includeIgnored, signal: limit.signal })) {
       if (lines.length === LIST_FILES_MAX_ENTRIES) {
         truncated = true;
         break;
@@ -39,6 +42,10 @@ export const listFilesTool = defineTool({
       lines.push(entry.path + (entry.kind === 'directory' ? '/' : entry.kind === 'symlink' ? '@' : ''));
     }
     const folder = displayPath(where.rel);
+    if (limit.signal.aborted) {
+      const why = limit.timedOut() ? `listing stopped after ${seconds} s: the tree is too large to walk; list a sub-folder, or without recursive` : 'the user stopped the listing';
+      return fail(`${why}. Entries found before it stopped: ${lines.length}.${lines.length > 0 ? `\n${lines.sort().join('\n')}` : ''}`);
+    }
     if (lines.length === 0) return ok(`${folder} is empty (or holds only ignored entries).`);
     lines.sort();
     const note = truncated ? `\n[listing stopped at ${LIST_FILES_MAX_ENTRIES} entries: list a sub-folder to see more]` : '';

@@ -3,6 +3,7 @@ import type { FileStat, Workspace } from '../workspacePort';
 import { confinePath } from './confinePath';
 import { defineTool, fail, ok } from './tool';
 import type { ToolResult } from './tool';
+import { deadline, DEFAULT_TOOL_LIMITS } from './toolLimits';
 
 /** Bytes above which a file is not read whole: the model must ask for a line range. */
 export const READ_FILE_MAX_BYTES = 1024 * 1024;
@@ -40,7 +41,9 @@ export const readFileTool = defineTool({
     if (!where.ok) return fail(where.message);
     const stat = await ctx.workspace.stat(where.rel);
     if (!stat) return fail(`No file at '${v.path}'. Use list_files to see what exists.`);
-    if (stat.kind !== 'file') return fail(`'${v.path}' is a folder, not a file. Use list_files to see its contents.`);
+    if (stat.kind === 'directory') return fail(`'${v.path}' is a folder, not a file. Use list_files to see its contents.`);
+    // A FIFO, socket or device would block the read or never end: only regular files are read.
+    if (stat.kind !== 'file') return fail(`'${v.path}' is not a regular file (a pipe, socket or device); only files can be read.`);
     const head = await ctx.workspace.readBytes(where.rel, 0, BINARY_SNIFF_BYTES);
     if (head.includes(0)) return fail(`'${v.path}' is a binary file (${formatBytes(stat.size)}); its content is not shown.`);
     const ranged = v.start_line !== undefined || v.end_line !== undefined;
@@ -53,7 +56,13 @@ export const readFileTool = defineTool({
     const start = v.start_line ?? 1;
     const end = Math.min(v.end_line ?? Number.MAX_SAFE_INTEGER, start + READ_FILE_MAX_LINES - 1);
     if (stat.size > READ_FILE_MAX_BYTES) {
-      const scan = await scanLines(ctx.workspace, where.rel, stat, start, end);
+      const seconds = ctx.limits?.readSeconds ?? DEFAULT_TOOL_LIMITS.readSeconds;
+      const limit = deadline(ctx.signal, seconds);
+      const scan = await scanLines(ctx.workspace, where.rel, stat, start, end, limit.signal);
+      if (limit.signal.aborted) {
+        const why = limit.timedOut() ? `read stopped after ${seconds} s` : 'the user stopped the read';
+        return fail(`${why}: '${v.path}' (${formatBytes(stat.size)}) was scanned to line ${scan.total}, short of line ${start}. Find the lines you need with search_files, then read a range near them.`);
+      }
       ctx.tracker.recordRead(where.rel, stat);
       return render(v.path, scan.lines, start, v.end_line, scan.total, scan.complete);
     }
@@ -90,12 +99,13 @@ function clip(line: string): string {
 }
 
 /** Lines `start..end` of a large file, read chunk by chunk so the whole file is never held. */
-async function scanLines(workspace: Workspace, rel: string, stat: FileStat, start: number, end: number): Promise<{ lines: string[]; total: number; complete: boolean }> {
+async function scanLines(workspace: Workspace, rel: string, stat: FileStat, start: number, end: number, signal: AbortSignal): Promise<{ lines: string[]; total: number; complete: boolean }> {
   const decoder = new TextDecoder('utf-8');
   const lines: string[] = [];
   let lineNo = 1;
   let partial = '';
   for (let offset = 0; offset < stat.size; offset += SCAN_CHUNK_BYTES) {
+    if (signal.aborted) return { lines, total: lineNo - 1, complete: false };
     const bytes = await workspace.readBytes(rel, offset, SCAN_CHUNK_BYTES);
     if (bytes.length === 0) break;
     const pieces = (partial + decoder.decode(bytes, { stream: true })).split('\n');

@@ -27,10 +27,12 @@ export async function runToolCall(call: ToolUseRequest, ctx: ToolContext, tools:
   if (!prepared.ok) return fail(`Invalid input for ${tool.name}; nothing was done. Fix these fields and call it again:\n${describeIssues(prepared.issues)}`);
   if (ctx.signal.aborted) return fail(`The user stopped the task before ${tool.name} ran.`);
   if (tool.needsApproval) {
-    const decision = await ctx.approve({ tool: tool.name, input: prepared.input, summary: prepared.summary });
+    const protection = await prepared.protection(ctx);
+    const summary = protection ? `${prepared.summary} (protected: ${protection})` : prepared.summary;
+    const decision = await ctx.approve({ tool: tool.name, input: prepared.input, summary, ...(protection ? { protection } : {}) });
     if (!decision.approved) {
       const feedback = decision.feedback ? ` The user said: ${decision.feedback}` : '';
-      return fail(`The user refused: ${prepared.summary}. Nothing was done.${feedback}`);
+      return fail(`The user refused: ${summary}. Nothing was done.${feedback}`);
     }
   }
   try {

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { StrataError } from '../../shared/strataError';
+import type { TextMatch } from '../workspacePort';
 import { confinePath, isMentioned } from './confinePath';
 import { defineTool, fail, ok } from './tool';
 import type { ToolResult } from './tool';
+import { deadline, DEFAULT_TOOL_LIMITS } from './toolLimits';
 import { displayPath } from './workspacePath';
 
 /** Matching lines returned by one call at most. */
@@ -29,6 +31,8 @@ export const searchFilesTool = defineTool({
     const where = await confinePath(ctx, v.path, 'read');
     if (!where.ok) return fail(where.message);
     if (!(await ctx.workspace.exists(where.rel))) return fail(`No file or folder at '${v.path}'.`);
+    const seconds = ctx.limits?.searchSeconds ?? DEFAULT_TOOL_LIMITS.searchSeconds;
+    const limit = deadline(ctx.signal, seconds);
     let result;
     try {
       result = await ctx.searcher.search({
@@ -37,28 +41,41 @@ export const searchFilesTool = defineTool({
         glob: v.file_pattern,
         maxMatches: SEARCH_MAX_MATCHES,
         includeIgnored: isMentioned(where.rel, ctx.mentionedPaths),
-        signal: ctx.signal,
+        signal: limit.signal,
       });
     } catch (error) {
       if (error instanceof StrataError) return fail(error.message);
       throw error;
     }
-    if (result.matches.length === 0) return ok(`No matches for /${v.regex}/ in '${displayPath(where.rel)}'${v.file_pattern ? ` (files ${v.file_pattern})` : ''}.`);
-    const out: string[] = [];
-    let file = '';
-    for (const m of result.matches) {
-      if (m.path !== file) {
-        if (file !== '') out.push('');
-        file = m.path;
-      }
-      const text = m.text.length > MAX_LINE_CHARS ? `${m.text.slice(0, MAX_LINE_CHARS)} [...]` : m.text;
-      out.push(`${m.path}:${m.line}: ${text}`);
+    const found = result.matches.length > 0 ? ` Matches found before it stopped:\n${render(result.matches)}` : ' No match had been found yet.';
+    if (limit.timedOut()) {
+      return fail(
+        `search stopped after ${seconds} s: the pattern /${v.regex}/ took too long in '${displayPath(where.rel)}' ` +
+          `(nested repeats such as (a+)+ can backtrack without end); simplify it or narrow the path or file_pattern.${found}`,
+      );
     }
+    if (ctx.signal.aborted) return fail(`The user stopped the search for /${v.regex}/.${found}`);
+    if (result.matches.length === 0) return ok(`No matches for /${v.regex}/ in '${displayPath(where.rel)}'${v.file_pattern ? ` (files ${v.file_pattern})` : ''}.`);
     const files = new Set(result.matches.map((m) => m.path)).size;
     const head = `${plural(result.matches.length, 'match', 'matches')} in ${plural(files, 'file', 'files')}${result.truncated ? ` (stopped at ${SEARCH_MAX_MATCHES}: narrow the path, pattern or file_pattern)` : ''}`;
-    return ok(`${head}\n${out.join('\n')}`);
+    return ok(`${head}\n${render(result.matches)}`);
   },
 });
+
+/** "path:line: text" lines, grouped by file with a blank line between files. */
+function render(matches: readonly TextMatch[]): string {
+  const out: string[] = [];
+  let file = '';
+  for (const m of matches) {
+    if (m.path !== file) {
+      if (file !== '') out.push('');
+      file = m.path;
+    }
+    const text = m.text.length > MAX_LINE_CHARS ? `${m.text.slice(0, MAX_LINE_CHARS)} [...]` : m.text;
+    out.push(`${m.path}:${m.line}: ${text}`);
+  }
+  return out.join('\n');
+}
 
 function plural(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { FileContextTracker } from '../fileContextTracker';
 import type { LanguageService } from '../languagePort';
 import type { CommandRunner, IgnoreMatcher, TextSearcher, Workspace } from '../workspacePort';
+import type { ToolLimits } from './toolLimits';
 
 /** What goes back to the model as the `tool_result` block. */
 export interface ToolResult {
@@ -14,8 +15,13 @@ export interface ApprovalRequest {
   tool: string;
   /** The validated input. */
   input: unknown;
-  /** One line for the user, e.g. "run `npm test` in ." */
+  /** One line for the user, e.g. "run `npm test` in ."; it ends with the protection note when there is one. */
   summary: string;
+  /**
+   * Why this write can run code (a `.git/`, `.vscode/`, hooks ... path, see `protectedReason`):
+   * such a call needs the user's own answer even where writes are auto-approved.
+   */
+  protection?: string;
 }
 
 export interface ApprovalDecision {
@@ -42,6 +48,8 @@ export interface ToolContext {
   approve(request: ApprovalRequest): Promise<ApprovalDecision>;
   /** Stops the running tool (a command's process group is killed). */
   signal: AbortSignal;
+  /** Time limits other than `DEFAULT_TOOL_LIMITS` (a test's, or a front end's setting). */
+  limits?: Partial<ToolLimits>;
 }
 
 /** A validated call, ready to run (input already checked by zod). */
@@ -49,6 +57,8 @@ export interface PreparedCall {
   ok: true;
   summary: string;
   input: unknown;
+  /** Why the call needs the user's own approval whatever auto-approves (see `ApprovalRequest.protection`). */
+  protection(ctx: ToolContext): Promise<string | undefined>;
   run(ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -74,6 +84,8 @@ export interface ToolSpec<S extends z.ZodType> {
   needsApproval: boolean;
   /** The one-line approval summary for a validated input. */
   summarize(input: z.output<S>): string;
+  /** For writes: why this input's target can run code (`protectedReason`), checked before approval. */
+  protection?(input: z.output<S>, ctx: ToolContext): Promise<string | undefined>;
   run(input: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 
@@ -88,7 +100,13 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
       const parsed = spec.input.safeParse(raw);
       if (!parsed.success) return { ok: false, issues: parsed.error.issues };
       const input = parsed.data;
-      return { ok: true, input, summary: spec.summarize(input), run: (ctx) => spec.run(input, ctx) };
+      return {
+        ok: true,
+        input,
+        summary: spec.summarize(input),
+        protection: async (ctx) => spec.protection?.(input, ctx),
+        run: (ctx) => spec.run(input, ctx),
+      };
     },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { confinePath } from './confinePath';
+import { confinePath, writeProtection } from './confinePath';
 import { formatBytes } from './readFile';
 import { defineTool, fail, ok } from './tool';
 import type { ToolResult } from './tool';
@@ -20,11 +20,13 @@ export const writeFileTool = defineTool({
   input,
   needsApproval: true,
   summarize: (v) => `write ${v.path} (${lineCount(v.content)} lines)`,
+  protection: (v, ctx) => writeProtection(ctx, v.path),
   async run(v, ctx): Promise<ToolResult> {
     const where = await confinePath(ctx, v.path, 'write');
     if (!where.ok) return fail(where.message);
     const before = await ctx.workspace.stat(where.rel);
-    if (before && before.kind !== 'file') return fail(`'${v.path}' is a folder; give a file path.`);
+    if (before?.kind === 'directory') return fail(`'${v.path}' is a folder; give a file path.`);
+    if (before && before.kind !== 'file') return fail(`'${v.path}' is not a regular file (a pipe, socket or device); it is not written.`);
     await ctx.workspace.writeText(where.rel, v.content);
     const after = await ctx.workspace.stat(where.rel);
     if (after) ctx.tracker.recordEdit(where.rel, after, v.content);
