@@ -1,6 +1,7 @@
 import type { ChatItem, EngineEventView } from '../chatState';
 import { ApprovalCard } from './ApprovalCard';
 import { AssistantMarkdown } from './AssistantMarkdown';
+import { ToolRow } from './ToolRow';
 import { UserMessage } from './UserMessage';
 
 type AnswerApproval = (requestId: string, approved: boolean, feedback?: string) => void;
@@ -60,15 +61,7 @@ function Row({ item, onApproval, resend }: { item: ChatItem; onApproval: AnswerA
     case 'approval':
       return <ApprovalCard item={item} onAnswer={(approved, feedback) => onApproval(item.id, approved, feedback)} />;
     case 'tool':
-      return (
-        <details className={`msg tool${item.result?.isError ? ' failed' : ''}`} data-testid="tool-row" data-tool={item.name} data-done={item.result ? (item.result.isError ? 'error' : 'ok') : 'running'}>
-          <summary>
-            <span className="codicon codicon-tools" aria-hidden="true" /> {item.name}
-          </summary>
-          <pre>{JSON.stringify(item.input, null, 2)}</pre>
-          {item.result && <pre>{item.result.text}</pre>}
-        </details>
-      );
+      return <ToolRow item={item} />;
     case 'event':
       return (
         <div className="msg event" data-testid="engine-event" data-event={item.event.type}>
