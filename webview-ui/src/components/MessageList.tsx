@@ -1,4 +1,7 @@
+import VscodeButton from '@vscode-elements/react-elements/dist/components/VscodeButton.js';
+import { useRef } from 'react';
 import type { ChatItem, EngineEventView } from '../chatState';
+import { useFollow } from '../follow/useFollow';
 import { ApprovalCard } from './ApprovalCard';
 import { AssistantMarkdown } from './AssistantMarkdown';
 import { ToolRow } from './ToolRow';
@@ -15,15 +18,21 @@ export interface ResendProps {
 
 /** The chat flow: user and assistant text, tool rows, approvals, engine events, errors. */
 export function MessageList(props: { items: ChatItem[]; onApproval: AnswerApproval; resend: ResendProps }) {
+  const scroller = useRef<HTMLElement>(null);
+  const follow = useFollow(scroller, props.items, lastSent(props.items));
+  // Not aria-live itself: every streamed delta would be read. LiveAnnouncer says what matters.
   if (props.items.length === 0) {
     return (
-      <section className="messages empty" data-testid="messages" aria-live="polite">
-        <p>New session. Ask about your code; the context engine keeps the prompt small as the session grows.</p>
-      </section>
+      <div className="messages-frame">
+        <section className="messages empty" data-testid="messages" aria-label="Conversation">
+          <p>New session. Ask about your code; the context engine keeps the prompt small as the session grows.</p>
+        </section>
+      </div>
     );
   }
   return (
-    <section className="messages" data-testid="messages" aria-live="polite">
+    <div className="messages-frame">
+    <section className="messages" data-testid="messages" aria-label="Conversation" ref={scroller} onScroll={follow.onScroll}>
       {props.items.map((item) => (
         props.resend.superseded.includes(item.id) ? (
           <div key={item.id} className="superseded" data-testid="superseded" title="Superseded by an edited message (kept in the archive)">
@@ -34,6 +43,12 @@ export function MessageList(props: { items: ChatItem[]; onApproval: AnswerApprov
         )
       ))}
     </section>
+    {!follow.state.following && (
+      <VscodeButton className={`jump-latest${follow.state.unseen ? ' unseen' : ''}`} icon="arrow-down" data-testid="jump-latest" title="Scroll to the newest message and follow again" onClick={follow.jumpToLatest}>
+        Jump to latest
+      </VscodeButton>
+    )}
+    </div>
   );
 }
 
@@ -75,6 +90,15 @@ function Row({ item, onApproval, resend }: { item: ChatItem; onApproval: AnswerA
         </div>
       );
   }
+}
+
+/** Id of the last message the user sent in this view (not history): a new one follows the flow again. */
+function lastSent(items: readonly ChatItem[]): string | undefined {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]!;
+    if (item.kind === 'user' && !item.past) return item.id;
+  }
+  return undefined;
 }
 
 function describeEvent(e: EngineEventView): string {
