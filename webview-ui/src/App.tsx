@@ -50,7 +50,7 @@ export function App() {
         </main>
       )}
       <main className="strata" hidden={settings.state.open}>
-      <ContextPanel usage={state.usage} engine={state.engine} sessionCost={state.sessionCost} cacheHitRate={state.cacheHitRate} storage={state.storage} busy={state.running !== undefined} />
+      <ContextPanel usage={state.usage} figures={state.figures} timeline={state.timeline} sessionCost={state.sessionCost} storage={state.storage} busy={state.running !== undefined} />
       {state.apiKey === 'none' && <ApiKeyNotice />}
       <LiveAnnouncer items={state.items} running={state.running} />
       <MessageList items={state.items} onApproval={answerApproval} resend={{ userSeqs: state.userSeqs, superseded: state.superseded, onResend: resend }} />
