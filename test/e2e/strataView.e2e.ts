@@ -7,6 +7,7 @@ import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { startCodeServer, type CodeServer } from './codeServer';
 import { followSteps } from './followSteps';
+import { layerViewSteps } from './layerViewSteps';
 import { markdownAnswerStep } from './markdownSteps';
 import { newSessionBusySteps } from './newSessionBusySteps';
 import { openSessionBusySteps } from './openSessionBusySteps';
@@ -263,6 +264,7 @@ async function main(): Promise<void> {
     await newSessionBusySteps(webui, api);
     // In the empty session New session left: a long answer, Jump to latest, an approval in view.
     await followSteps(webui, api);
+    await layerViewSteps(webui);
 
     if (consoleErrors.length > 0) throw new Error(`webview console errors:\n${consoleErrors.join('\n')}`);
     console.log(`e2e: all checks passed; screenshots in ${SHOTS}`);
