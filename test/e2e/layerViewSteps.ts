@@ -38,6 +38,7 @@ export async function layerViewSteps(c: StepContext): Promise<void> {
     const [window, reserve, percent, condenseAt] = [num(figures[1]), num(figures[2]), num(figures[3]), num(figures[4])];
     if (window - reserve !== num(meter[1])) throw new Error(`window ${window} - reserve ${reserve} is not the meter's usable ${meter[1]}`);
     if (condenseAt !== Math.floor((percent / 100) * (window - reserve))) throw new Error(`auto-condense point ${condenseAt} is not ${percent}% of ${window - reserve}`);
+    await webview.locator('[data-testid="layer-details"] > summary').click(); // the legend is folded by default
     const l4 = await webview.locator('[data-layer="L4"] .legend-figures').innerText();
     const index = /\/ ([\d,]+) \+ ([\d,]+)/.exec(l4);
     if (!index || num(index[1]) !== manifestDefault('indexMaxTokens')) throw new Error(`L4's index cap is not strata.indexMaxTokens: "${l4}"`);

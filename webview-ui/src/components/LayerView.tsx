@@ -27,8 +27,9 @@ export function LayerView({ view }: { view: ContextView }) {
           ))}
         {view.budgetMark < 100 && <div className="budget-mark" style={{ left: `${view.budgetMark}%` }} title={`Budget ${fmt(f.budget)}`} />}
       </div>
-      <details className="layer-details" open>
-        <summary>Layers (tokens used / cap)</summary>
+      {/* Folded by default: open, seven rows would push the conversation down in a short sidebar. */}
+      <details className="layer-details" data-testid="layer-details">
+        <summary>Layers: tokens used / cap</summary>
         <ul className="layer-legend" data-testid="layer-legend">
           {view.layers.map((l) => (
             <li key={l.key} data-layer={l.key}>

@@ -1,7 +1,7 @@
 import { MARK_WORDS, fmt, money, type ContextView } from '../context/contextView';
 
-/** Height of a turn at the full scale (the budget), CSS pixels. */
-const BAR_PX = 22;
+/** Height of the session's largest prompt, CSS pixels. */
+const BAR_PX = 16;
 
 const MARK_ICONS = { relayer: 'layers', condense: 'fold', slide: 'arrow-right', mask: 'eye-closed' } as const;
 
@@ -33,7 +33,7 @@ export function SessionTimeline({ view, sessionCost }: { view: ContextView; sess
             {' '}· cache hit {Math.round(view.sessionCacheHit * 100)}%
           </span>
         )}
-        {' '}· {view.turns.length} turns · peak {fmt(Math.max(...view.turns.map((t) => t.promptTokens)))}
+        {' '}· {view.turns.length === 1 ? '1 turn' : `${view.turns.length} turns`} · peak {fmt(Math.max(...view.turns.map((t) => t.promptTokens)))}
       </p>
     </div>
   );

@@ -35,7 +35,7 @@ export interface MeterMarks {
 }
 
 export interface TimelineBar {
-  /** Percent of the tallest bar's scale (the budget, or the largest prompt if above it). */
+  /** Percent of the session's largest prompt (the shape of the session, whatever its size). */
   height: number;
   promptTokens: number;
   cost: number;
@@ -103,7 +103,7 @@ export function contextView(figures: ContextFigures, usage: UsageView | undefine
   }));
   const usable = Math.max(1, figures.usable);
   const turns = timeline.turns;
-  const scale = Math.max(figures.budget, ...turns.map((t) => t.promptTokens), 1);
+  const scale = Math.max(1, ...turns.map((t) => t.promptTokens));
   return {
     figures,
     barTokens,
