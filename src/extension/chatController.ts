@@ -2,11 +2,12 @@ import type { EngineEvent } from '../engine/engineEvents';
 import type { Logger } from '../engine/ports';
 import type { TaskSession } from '../host/openTaskSession';
 import { StrataError } from '../shared/strataError';
-import type { ApiKeySource, HistoryEntry, HostCommand, HostToWebview, UsageView, WebviewToHost } from '../shared/webviewMessages';
+import type { ApiKeySource, ContextFigures, HistoryEntry, HostCommand, HostToWebview, UsageView, WebviewToHost } from '../shared/webviewMessages';
 import type { ApprovalDecision, ApprovalRequest } from '../task/tools/tool';
 import { ApprovalBroker, type AutoApprove } from './approvalBroker';
 import type { ClampedSettings } from './clampSettings';
 import { stopQuestion, type BusyKind, type ConfirmStop } from './stopQuestion';
+import { contextFigures } from './contextFigures';
 import { taskEventMessages } from './taskEventMessages';
 
 /** A Task session as the extension opened it, with the latest request body for "Show Last Request". */
@@ -68,6 +69,7 @@ export class ChatController {
   /** Shown again if the webview reloads; undefined for a session started here. */
   private history: ResumedHistory | undefined;
   private readonly approvals: ApprovalBroker;
+  private figures: ContextFigures | undefined;
 
   constructor(private readonly host: ChatHost) {
     this.sessionId = host.newSessionId();
@@ -97,6 +99,7 @@ export class ChatController {
     switch (message.type) {
       case 'webview/ready':
         this.host.send(this.startedMessage());
+        if (this.figures) this.host.send({ type: 'context/figures', figures: this.figures });
         this.approvals.resendPending();
         void this.pushApiKeyStatus();
         return;
@@ -196,6 +199,14 @@ export class ChatController {
 
   pushSettings(settings: ClampedSettings): void {
     this.host.send({ type: 'settings/changed', engine: settings.engine, model: settings.model });
+    // An open session keeps its figures (the model's window and reserve) until it reopens with these.
+    if (!this.opened) this.pushFigures(contextFigures(settings.engine, 'settings'));
+  }
+
+  /** The context panel's figures; kept to be sent again when the webview reloads. */
+  private pushFigures(figures: ContextFigures): void {
+    this.figures = figures;
+    this.host.send({ type: 'context/figures', figures });
   }
 
   async pushApiKeyStatus(): Promise<void> {
@@ -278,6 +289,7 @@ export class ChatController {
       this.opening = this.host.openSession(this.sessionId, approve).then(
         (opened) => {
           this.opened = opened;
+          this.pushFigures(contextFigures(opened.session.engine.settings, 'session'));
           this.host.logger.info(`session ${opened.session.sessionId} opened (${opened.session.profile.id}, ${opened.session.profile.contextWindow}-token window)`);
           return opened;
         },

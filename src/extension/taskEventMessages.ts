@@ -1,4 +1,5 @@
 import type { HostToWebview } from '../shared/webviewMessages';
+import { promptTokens } from '../task/modelClient';
 import type { TaskEvent } from '../task/taskEvents';
 
 /**
@@ -17,7 +18,17 @@ export function taskEventMessages(event: TaskEvent, requestId: string): HostToWe
     case 'request':
       return [{ type: 'chat/requestSent', requestId, usage: event.layers }];
     case 'turn_done':
-      return [{ type: 'chat/turnDone', requestId, usage: event.report.layers, cost: event.report.cost.totalUsd, cacheHitRate: clamp01(event.report.cacheHitRate) }];
+      return [
+        {
+          type: 'chat/turnDone',
+          requestId,
+          usage: event.report.layers,
+          cost: event.report.cost.totalUsd,
+          cacheHitRate: clamp01(event.report.cacheHitRate),
+          promptTokens: promptTokens(event.report.usage),
+          cacheReadTokens: event.report.usage.cacheReadTokens,
+        },
+      ];
     case 'engine':
       return [{ type: 'chat/engineEvent', requestId, event: event.event }];
     // Shown as the chat's warning rows: a stop reason, an unreadable protocol block, a wait.

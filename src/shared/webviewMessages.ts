@@ -49,6 +49,36 @@ export const usageSchema = z.object({
 /** The engine's `Usage` as the webview receives it. */
 export type UsageView = z.infer<typeof usageSchema>;
 
+/**
+ * The figures the context panel shows, all computed on the host by `contextFigures()` from one
+ * EngineSettings: the open session's (`source: 'session'`: window and output reserve as the model's
+ * profile set them) or, before a session opens, the configured settings (`'settings'`). Tokens.
+ */
+export const contextFiguresSchema = z.object({
+  source: z.enum(['session', 'settings']),
+  window: z.number().int().positive(),
+  /** Tokens kept free for the answer: the one place the reserve is named. */
+  reservedOutput: z.number().int().nonnegative(),
+  /** window - reservedOutput: what the meter's percentages are of. */
+  usable: z.number().int().nonnegative(),
+  /** The prompt budget in force (the re-layering high watermark): min(promptBudgetTokens, promptBudgetPercent of usable). */
+  budget: z.number().int().nonnegative(),
+  /** Where a re-layering step brings the prompt down to. */
+  lowWatermark: z.number().int().nonnegative(),
+  condensePercent: z.number().nonnegative(),
+  /** condensePercent of usable: a prompt above it (and above the budget) is condensed. */
+  condenseAt: z.number().int().nonnegative(),
+  /** Caps of the archive layers at this budget (the engine's layerBudgets). */
+  layers: z.object({
+    narrative: z.number().int().nonnegative(),
+    headers: z.number().int().nonnegative(),
+    summaries: z.number().int().nonnegative(),
+    index: z.number().int().nonnegative(),
+    fileViews: z.number().int().nonnegative(),
+  }),
+});
+export type ContextFigures = z.infer<typeof contextFiguresSchema>;
+
 /** Mirrors `EngineEvent` in src/engine/engineEvents.ts; shown as rows in the chat flow. */
 export const engineEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('relayer'), turn: z.number(), foldedThrough: z.number(), pressure: z.number(), masked: z.number() }),
@@ -125,6 +155,8 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
     omitted: z.number().int().nonnegative().optional(),
   }),
   z.object({ type: z.literal('usage/updated'), usage: usageSchema }),
+  /** The window, reserve, budget and layer caps the context panel shows (see contextFiguresSchema). */
+  z.object({ type: z.literal('context/figures'), figures: contextFiguresSchema }),
   /** The user's message of turn `requestId` is exchange `e${seq}`: the id an edit and resend names. */
   z.object({ type: z.literal('chat/userMessage'), requestId, seq: z.number().int().positive() }),
   /** An edited message was resent as `e${by}`: exchanges `superseded` (from `from` on) left the conversation. */
@@ -139,7 +171,16 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
    * A model call finished; `cost` in dollars as priced from the usage the API reported,
    * `cacheHitRate` the share of the prompt read from the cache (0..1).
    */
-  z.object({ type: z.literal('chat/turnDone'), requestId, usage: usageSchema, cost: z.number().nonnegative(), cacheHitRate: z.number().min(0).max(1) }),
+  // `promptTokens`/`cacheReadTokens`: the API's figures behind cacheHitRate, so the session's rate can be summed.
+  z.object({
+    type: z.literal('chat/turnDone'),
+    requestId,
+    usage: usageSchema,
+    cost: z.number().nonnegative(),
+    cacheHitRate: z.number().min(0).max(1),
+    promptTokens: z.number().int().nonnegative().optional(),
+    cacheReadTokens: z.number().int().nonnegative().optional(),
+  }),
   z.object({ type: z.literal('chat/engineEvent'), requestId, event: engineEventSchema }),
   /** The request failed; `code` is a StrataError code, `message` says what to do. */
   z.object({ type: z.literal('chat/error'), requestId, code: z.string(), message: z.string() }),

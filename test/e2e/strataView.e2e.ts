@@ -6,6 +6,8 @@ import { parseSessionText } from '../../src/shared/sessionSchema';
 import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { startCodeServer, type CodeServer } from './codeServer';
+import { followSteps } from './followSteps';
+import { layerViewSteps } from './layerViewSteps';
 import { markdownAnswerStep } from './markdownSteps';
 import { newSessionBusySteps } from './newSessionBusySteps';
 import { openSessionBusySteps } from './openSessionBusySteps';
@@ -260,6 +262,9 @@ async function main(): Promise<void> {
     // After it: this step leaves a stopped turn in the Markdown step's session and the chat on the imported one.
     await openSessionBusySteps(webui, api, (title) => runCommand(page!, title));
     await newSessionBusySteps(webui, api);
+    // In the empty session New session left: a long answer, Jump to latest, an approval in view.
+    await followSteps(webui, api);
+    await layerViewSteps(webui);
 
     if (consoleErrors.length > 0) throw new Error(`webview console errors:\n${consoleErrors.join('\n')}`);
     console.log(`e2e: all checks passed; screenshots in ${SHOTS}`);

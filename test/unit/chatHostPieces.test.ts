@@ -29,7 +29,7 @@ describe('taskEventMessages', () => {
       [{ type: 'tool_call', turn: 1, id: 't1', name: 'read_file', input: { path: 'a.ts' } }, [{ type: 'chat/toolCall', requestId: 'r1', toolUseId: 't1', name: 'read_file', input: { path: 'a.ts' } }]],
       [{ type: 'tool_result', turn: 1, id: 't1', name: 'read_file', text: 'x', isError: true }, [{ type: 'chat/toolResult', requestId: 'r1', toolUseId: 't1', text: 'x', isError: true }]],
       [{ type: 'request', turn: 2, layers: usage }, [{ type: 'chat/requestSent', requestId: 'r1', usage }]],
-      [{ type: 'turn_done', report }, [{ type: 'chat/turnDone', requestId: 'r1', usage, cost: 0.00465, cacheHitRate: 0.75 }]],
+      [{ type: 'turn_done', report }, [{ type: 'chat/turnDone', requestId: 'r1', usage, cost: 0.00465, cacheHitRate: 0.75, promptTokens: report.usage.inputTokens + report.usage.cacheReadTokens, cacheReadTokens: report.usage.cacheReadTokens }]],
       [{ type: 'engine', event: { type: 'warning', turn: 1, message: 'w' } }, [{ type: 'chat/engineEvent', requestId: 'r1', event: { type: 'warning', turn: 1, message: 'w' } }]],
       [{ type: 'error', code: 'model_auth', message: 'bad key' }, [{ type: 'chat/error', requestId: 'r1', code: 'model_auth', message: 'bad key' }]],
       [{ type: 'idle', reason: 'step_limit' }, [{ type: 'chat/idle', requestId: 'r1', reason: 'step_limit' }]],

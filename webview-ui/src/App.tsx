@@ -3,6 +3,7 @@ import { chatReducer, initialChatState } from './chatState';
 import { ApiKeyNotice } from './components/ApiKeyNotice';
 import { Composer } from './components/Composer';
 import { ContextPanel } from './components/ContextPanel';
+import { LiveAnnouncer } from './components/LiveAnnouncer';
 import { MessageList } from './components/MessageList';
 import { SettingsPanel } from './components/SettingsPanel';
 import { onHostMessage } from './hostMessages';
@@ -49,8 +50,9 @@ export function App() {
         </main>
       )}
       <main className="strata" hidden={settings.state.open}>
-      <ContextPanel usage={state.usage} engine={state.engine} sessionCost={state.sessionCost} cacheHitRate={state.cacheHitRate} storage={state.storage} busy={state.running !== undefined} />
+      <ContextPanel usage={state.usage} figures={state.figures} timeline={state.timeline} sessionCost={state.sessionCost} storage={state.storage} busy={state.running !== undefined} />
       {state.apiKey === 'none' && <ApiKeyNotice />}
+      <LiveAnnouncer items={state.items} running={state.running} />
       <MessageList items={state.items} onApproval={answerApproval} resend={{ userSeqs: state.userSeqs, superseded: state.superseded, onResend: resend }} />
       <Composer running={state.running !== undefined} onSend={send} onStop={stop} onNewSession={newSession} />
       </main>

@@ -1,6 +1,7 @@
 import type { EngineSettings } from '../../src/shared/engineSettings';
-import type { ApiKeySource, EngineEventView, HostToWebview, ModelSettings, UsageView } from '../../src/shared/webviewMessages';
+import type { ApiKeySource, ContextFigures, EngineEventView, HostToWebview, ModelSettings, UsageView } from '../../src/shared/webviewMessages';
 import { applyResend, type LocalResent } from './resendState';
+import { addCall, addEvent, emptyTimeline, type Timeline } from './context/timeline';
 
 export type Usage = UsageView;
 export type { EngineEventView };
@@ -35,6 +36,10 @@ export interface ChatState {
   userSeqs: Record<string, number>;
   /** Items an edited, resent message superseded (shown greyed; the archive keeps them). */
   superseded: string[];
+  /** Window, reserve, budget and layer caps, from the host's one computation (context/figures). */
+  figures: ContextFigures | undefined;
+  /** The session's turns: prompt size, cost, cache reads, re-layering and condense marks. */
+  timeline: Timeline;
 }
 
 export const initialChatState: ChatState = {
@@ -50,6 +55,8 @@ export const initialChatState: ChatState = {
   storage: undefined,
   userSeqs: {},
   superseded: [],
+  figures: undefined,
+  timeline: emptyTimeline,
 };
 
 /** What the view itself does: the user sent text (shown at once, before any reply), or answered an approval. */
@@ -71,7 +78,7 @@ export function chatReducer(state: ChatState, action: HostToWebview | LocalActio
     case 'storage/status':
       return { ...state, storage: { ok: action.ok, message: action.message, ...(action.fallback ? { fallback: true } : {}) } };
     case 'session/started':
-      return action.sessionId === state.sessionId ? state : { ...state, sessionId: action.sessionId, items: historyItems(action), running: undefined, usage: undefined, sessionCost: 0, cacheHitRate: undefined, userSeqs: {}, superseded: [] };
+      return action.sessionId === state.sessionId ? state : { ...state, sessionId: action.sessionId, items: historyItems(action), running: undefined, usage: undefined, sessionCost: 0, cacheHitRate: undefined, userSeqs: {}, superseded: [], timeline: emptyTimeline };
     case 'usage/updated':
       return { ...state, usage: action.usage };
     case 'chat/textDelta': {
@@ -90,10 +97,20 @@ export function chatReducer(state: ChatState, action: HostToWebview | LocalActio
       };
     case 'chat/requestSent': // cost and cache rate stay those of the last answer until this one ends
       return { ...state, usage: action.usage };
-    case 'chat/turnDone':
-      return { ...state, usage: action.usage, sessionCost: state.sessionCost + action.cost, cacheHitRate: action.cacheHitRate };
+    case 'chat/turnDone': {
+      const call = { requestId: action.requestId, promptTokens: action.usage.used, cost: action.cost, ...(action.promptTokens !== undefined ? { apiPromptTokens: action.promptTokens } : {}), ...(action.cacheReadTokens !== undefined ? { cacheReadTokens: action.cacheReadTokens } : {}) };
+      return { ...state, usage: action.usage, sessionCost: state.sessionCost + action.cost, cacheHitRate: action.cacheHitRate, timeline: addCall(state.timeline, call) };
+    }
     case 'chat/engineEvent':
-      return { ...state, items: [...state.items, { kind: 'event', id: `${action.requestId}:e${state.items.length}`, event: action.event }] };
+      return {
+        ...state,
+        items: [...state.items, { kind: 'event', id: `${action.requestId}:e${state.items.length}`, event: action.event }],
+        // A condense's cost (Condense Now, or inside a turn) is part of the session's.
+        sessionCost: state.sessionCost + ('cost' in action.event ? action.event.cost : 0),
+        timeline: addEvent(state.timeline, action.requestId, action.event),
+      };
+    case 'context/figures':
+      return { ...state, figures: action.figures };
     case 'chat/error':
       return { ...state, items: [...state.items, { kind: 'error', id: `${action.requestId}:x${state.items.length}`, code: action.code, message: action.message }] };
     case 'chat/idle':

@@ -1,6 +1,6 @@
 import VscodeButton from '@vscode-elements/react-elements/dist/components/VscodeButton.js';
 import VscodeTextarea from '@vscode-elements/react-elements/dist/components/VscodeTextarea.js';
-import { useState } from 'react';
+import { useEffect, useRef, useState, type ComponentRef } from 'react';
 import type { ChatItem } from '../chatState';
 import { postToHost } from '../vscodeApi';
 
@@ -13,8 +13,17 @@ const DIFFABLE: ReadonlySet<string> = new Set(['write_file', 'edit_file']);
 export function ApprovalCard(props: { item: Approval; onAnswer(approved: boolean, feedback?: string): void }) {
   const { item } = props;
   const [feedback, setFeedback] = useState('');
+  const card = useRef<HTMLDivElement>(null);
+  const approve = useRef<ComponentRef<typeof VscodeButton>>(null);
+  // A turn waiting here looks stuck unless the card is seen: bring it into view and put the
+  // keyboard on Approve (Enter approves, Tab reaches Reject). Once, when it first shows.
+  useEffect(() => {
+    if (item.state !== 'pending') return;
+    card.current?.scrollIntoView({ block: 'nearest' });
+    approve.current?.focus({ preventScroll: true });
+  }, []); // on mount only: a decided card never takes focus again
   return (
-    <div className={`msg approval ${item.state}`} data-testid="approval" data-state={item.state} role="group" aria-label={`Approval for ${item.tool}`}>
+    <div ref={card} className={`msg approval ${item.state}`} data-testid="approval" data-state={item.state} role="group" aria-label={`Approval for ${item.tool}`}>
       <p>
         <span className="codicon codicon-shield" aria-hidden="true" /> Strata wants to {item.summary}
       </p>
@@ -32,7 +41,7 @@ export function ApprovalCard(props: { item: Approval; onAnswer(approved: boolean
             onInput={(e) => setFeedback((e.target as HTMLTextAreaElement).value)}
           />
           <div className="approval-actions">
-            <VscodeButton icon="check" data-testid="approve" onClick={() => props.onAnswer(true)}>
+            <VscodeButton ref={approve} icon="check" data-testid="approve" onClick={() => props.onAnswer(true)}>
               Approve
             </VscodeButton>
             <VscodeButton secondary icon="close" data-testid="reject" onClick={() => props.onAnswer(false, feedback.trim() || undefined)}>

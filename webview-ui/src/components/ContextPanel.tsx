@@ -1,56 +1,43 @@
 import VscodeButton from '@vscode-elements/react-elements/dist/components/VscodeButton.js';
-import type { EngineSettings } from '../../../src/shared/engineSettings';
+import type { ContextFigures } from '../../../src/shared/webviewMessages';
 import type { Usage } from '../chatState';
+import { contextView, fmt } from '../context/contextView';
+import type { Timeline } from '../context/timeline';
 import { postToHost } from '../vscodeApi';
+import { LayerView } from './LayerView';
+import { SessionTimeline } from './SessionTimeline';
 
 /** Band edges of the meter, percent of (window - reserved output); same as bandFor() in src/engine/usage.ts. */
 const YELLOW_FROM = 61;
 const RED_FROM = 86;
 
-const LAYER_NAMES: Record<Usage['layers'][number]['layer'], string> = {
-  system: 'System',
-  L0: 'L0 narrative',
-  L1: 'L1 working memory',
-  L2: 'L2 headers',
-  L3: 'L3 summaries',
-  L4: 'L4 index',
-  input: 'User input',
-  retrieved: 'Retrieved',
-};
-
-/** The window meter (green/yellow/red bands), the stacked per-layer bar, the thresholds in force, Condense and Last request. */
+/** The window meter (green/yellow/red bands), the layer view, the session's timeline, Condense and Last request. */
 export function ContextPanel(props: {
   usage: Usage | undefined;
-  engine: EngineSettings | undefined;
+  figures: ContextFigures | undefined;
+  timeline: Timeline;
   sessionCost: number;
-  cacheHitRate: number | undefined;
   storage: { ok: boolean; message: string; fallback?: boolean } | undefined;
   busy: boolean;
 }) {
-  const { usage, engine } = props;
+  const { usage, figures } = props;
   const percent = usage ? Math.min(100, usage.percent) : 0;
+  const view = figures ? contextView(figures, usage, props.timeline) : undefined;
   return (
     <section className="context-panel" aria-label="Context window" data-testid="context-panel">
       <div className="meter" role="meter" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-label="Share of the usable context window used by the last prompt">
         <div className="band green" style={{ width: `${YELLOW_FROM}%` }} />
         <div className="band yellow" style={{ width: `${RED_FROM - YELLOW_FROM}%` }} />
         <div className="band red" style={{ width: `${100 - RED_FROM}%` }} />
+        {view && <div className="meter-mark budget" style={{ left: `${view.marks.budgetAt}%` }} title={`Prompt budget ${fmt(view.figures.budget)}`} />}
+        {view && <div className="meter-mark condense" style={{ left: `${view.marks.condenseAt}%` }} title={`Auto-condense at ${fmt(view.figures.condenseAt)}`} />}
         {usage && <div className={`needle ${usage.band}`} style={{ left: `${percent}%` }} />}
       </div>
       <p className="meter-label">
-        {usage
-          ? `${usage.used.toLocaleString()} of ${(usage.window - usage.reservedOutput).toLocaleString()} tokens (${usage.percent}%)`
-          : 'No prompt sent yet in this session.'}
-        {props.sessionCost > 0 && ` · session $${props.sessionCost.toFixed(4)}`}
-        {props.cacheHitRate !== undefined && <span data-testid="cache-hit"> · cache hit {Math.round(props.cacheHitRate * 100)}%</span>}
+        {usage ? `${fmt(usage.used)} of ${fmt(usage.window - usage.reservedOutput)} usable tokens (${usage.percent}%)` : 'No prompt sent yet in this session.'}
       </p>
-      {usage && <LayerBar usage={usage} />}
-      {engine && (
-        <p className="thresholds" data-testid="thresholds">
-          Budget {engine.promptBudgetTokens.toLocaleString()} tokens · window {engine.contextWindow.toLocaleString()} ·{' '}
-          <span data-testid="auto-condense">auto-condense at {engine.autoCondensePercent}%</span>
-        </p>
-      )}
+      {view && <LayerView view={view} />}
+      {view && <SessionTimeline view={view} sessionCost={props.sessionCost} />}
       <div className="panel-actions">
         <VscodeButton secondary icon="fold" data-testid="condense" disabled={props.busy} title="Condense the conversation now (Strata: Condense Now)" onClick={() => postToHost({ type: 'command/run', command: 'strata.condenseNow' })}>
           Condense
@@ -70,30 +57,5 @@ export function ContextPanel(props: {
         </p>
       )}
     </section>
-  );
-}
-
-function LayerBar({ usage }: { usage: Usage }) {
-  const total = Math.max(1, usage.window - usage.reservedOutput);
-  return (
-    <div>
-      <div className="layer-bar" aria-hidden="true">
-        {usage.layers.map((l) => (
-          <div key={l.layer} className={`layer layer-${l.layer}`} style={{ width: `${(100 * l.used) / total}%` }} title={`${LAYER_NAMES[l.layer]}: ${l.used} / ${l.budget} tokens`} />
-        ))}
-      </div>
-      {/* Folded by default: in a narrow sidebar the legend would push the conversation out of view. */}
-      <details className="layer-details">
-        <summary>Layers (tokens used / budget)</summary>
-        <ul className="layer-legend">
-          {usage.layers.map((l) => (
-            <li key={l.layer}>
-              <span className={`swatch layer-${l.layer}`} aria-hidden="true" />
-              {LAYER_NAMES[l.layer]}: {l.used.toLocaleString()} / {l.budget.toLocaleString()}
-            </li>
-          ))}
-        </ul>
-      </details>
-    </div>
   );
 }

@@ -1,6 +1,10 @@
+import VscodeButton from '@vscode-elements/react-elements/dist/components/VscodeButton.js';
+import { useRef } from 'react';
 import type { ChatItem, EngineEventView } from '../chatState';
+import { useFollow } from '../follow/useFollow';
 import { ApprovalCard } from './ApprovalCard';
 import { AssistantMarkdown } from './AssistantMarkdown';
+import { ToolRow } from './ToolRow';
 import { UserMessage } from './UserMessage';
 
 type AnswerApproval = (requestId: string, approved: boolean, feedback?: string) => void;
@@ -14,15 +18,21 @@ export interface ResendProps {
 
 /** The chat flow: user and assistant text, tool rows, approvals, engine events, errors. */
 export function MessageList(props: { items: ChatItem[]; onApproval: AnswerApproval; resend: ResendProps }) {
+  const scroller = useRef<HTMLElement>(null);
+  const follow = useFollow(scroller, props.items, lastSent(props.items));
+  // Not aria-live itself: every streamed delta would be read. LiveAnnouncer says what matters.
   if (props.items.length === 0) {
     return (
-      <section className="messages empty" data-testid="messages" aria-live="polite">
-        <p>New session. Ask about your code; the context engine keeps the prompt small as the session grows.</p>
-      </section>
+      <div className="messages-frame">
+        <section className="messages empty" data-testid="messages" aria-label="Conversation">
+          <p>New session. Ask about your code; the context engine keeps the prompt small as the session grows.</p>
+        </section>
+      </div>
     );
   }
   return (
-    <section className="messages" data-testid="messages" aria-live="polite">
+    <div className="messages-frame">
+    <section className="messages" data-testid="messages" aria-label="Conversation" ref={scroller} onScroll={follow.onScroll}>
       {props.items.map((item) => (
         props.resend.superseded.includes(item.id) ? (
           <div key={item.id} className="superseded" data-testid="superseded" title="Superseded by an edited message (kept in the archive)">
@@ -33,6 +43,12 @@ export function MessageList(props: { items: ChatItem[]; onApproval: AnswerApprov
         )
       ))}
     </section>
+    {!follow.state.following && (
+      <VscodeButton className={`jump-latest${follow.state.unseen ? ' unseen' : ''}`} icon="arrow-down" data-testid="jump-latest" title="Scroll to the newest message and follow again" onClick={follow.jumpToLatest}>
+        Jump to latest
+      </VscodeButton>
+    )}
+    </div>
   );
 }
 
@@ -60,15 +76,7 @@ function Row({ item, onApproval, resend }: { item: ChatItem; onApproval: AnswerA
     case 'approval':
       return <ApprovalCard item={item} onAnswer={(approved, feedback) => onApproval(item.id, approved, feedback)} />;
     case 'tool':
-      return (
-        <details className={`msg tool${item.result?.isError ? ' failed' : ''}`} data-testid="tool-row" data-tool={item.name} data-done={item.result ? (item.result.isError ? 'error' : 'ok') : 'running'}>
-          <summary>
-            <span className="codicon codicon-tools" aria-hidden="true" /> {item.name}
-          </summary>
-          <pre>{JSON.stringify(item.input, null, 2)}</pre>
-          {item.result && <pre>{item.result.text}</pre>}
-        </details>
-      );
+      return <ToolRow item={item} />;
     case 'event':
       return (
         <div className="msg event" data-testid="engine-event" data-event={item.event.type}>
@@ -82,6 +90,15 @@ function Row({ item, onApproval, resend }: { item: ChatItem; onApproval: AnswerA
         </div>
       );
   }
+}
+
+/** Id of the last message the user sent in this view (not history): a new one follows the flow again. */
+function lastSent(items: readonly ChatItem[]): string | undefined {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i]!;
+    if (item.kind === 'user' && !item.past) return item.id;
+  }
+  return undefined;
 }
 
 function describeEvent(e: EngineEventView): string {

@@ -1,4 +1,5 @@
 import VscodeButton from '@vscode-elements/react-elements/dist/components/VscodeButton.js';
+import VscodeToolbarButton from '@vscode-elements/react-elements/dist/components/VscodeToolbarButton.js';
 import VscodeTextarea from '@vscode-elements/react-elements/dist/components/VscodeTextarea.js';
 import { useState } from 'react';
 
@@ -31,13 +32,12 @@ export function UserMessage(props: { text: string; seq: number | undefined; supe
       </div>
     );
   }
+  // Text and Edit on one line: the action sits beside the words, not floating in a tall box.
   return (
     <div className="msg user" data-seq={seq}>
-      {props.text}
+      <span className="user-text">{props.text}</span>
       {seq !== undefined && !props.superseded && (
-        <VscodeButton secondary icon="edit" className="edit-action" data-testid="edit-message" title="Edit and resend this message" onClick={() => setDraft(props.text)}>
-          Edit
-        </VscodeButton>
+        <VscodeToolbarButton icon="edit" className="edit-action" data-testid="edit-message" label="Edit and resend this message" title="Edit and resend this message" onClick={() => setDraft(props.text)} />
       )}
     </div>
   );
