@@ -21,6 +21,9 @@ const HELP: OptionSpec = { type: 'boolean', default: 'off', description: 'print 
 
 export const DEFAULT_WINDOWS = [32_000, 64_000, 128_000, 200_000];
 export const DEFAULT_SCALE = [100, 1_000, 10_000];
+/** Windows of the long-session panel: where a long session outgrows the window, and where it does not yet. */
+export const DEFAULT_LONG_WINDOWS = [128_000, 200_000];
+export const BENCH_PANELS = ['short', 'long'] as const;
 
 export const REPLAY_SPEC: CommandSpec = {
   name: 'replay',
@@ -51,6 +54,9 @@ export const BENCH_SPEC: CommandSpec = {
     sessions: { type: 'string', value: '<dir>', default: 'bench/sessions', description: 'folder of .jsonl sessions' },
     windows: { type: 'string', value: '<tokens,...>', default: DEFAULT_WINDOWS.join(','), description: 'context windows of the pressure sweep' },
     window: { type: 'string', value: '<tokens>', default: 'the --windows list', description: 'one window only (same as --windows <tokens>)' },
+    panels: { type: 'string', value: '<short,long>', default: BENCH_PANELS.join(','), description: 'which panels to run: short (the sweep on --sessions), long (--long-sessions and the day sessions built from --sessions)' },
+    'long-sessions': { type: 'string', value: '<dir>', default: 'bench/long', description: 'folder of .jsonl sessions longer than the window, for the long panel' },
+    'long-windows': { type: 'string', value: '<tokens,...>', default: DEFAULT_LONG_WINDOWS.join(','), description: 'context windows of the long panel' },
     budget: { type: 'string', value: '<tokens>', default: '40000', description: "Strata's prompt budget ceiling; in force at each window: min(budget, 80% of (window - 8192)), less 5% (token counts uncorrected)" },
     set: { type: 'string', value: '<name=value,...>', default: 'none', description: 'engine settings, e.g. workingMemoryMax=15 (unknown names are an error)' },
     json: { type: 'string', value: '<file>', default: 'none', description: "write every window's figures, verdicts and the moonshot as JSON" },
