@@ -106,9 +106,11 @@ export function lowWatermark(settings: EngineSettings): number {
  * (`effectiveBudget`) holds; once `historyShare` of the history passes it, the high watermark
  * rises with the history, as far as `promptBudgetPercent` of the window allows, and the low
  * watermark rises from `lowWatermarkPercent` towards `grownLowPercent` of it (reached at twice
- * the base), so a long session keeps much more of its recent past verbatim.
+ * the base), so a long session keeps much more of its recent past verbatim. Outputs are cut on
+ * arrival at `codeMaxLines`/`outputMaxLines` times that growth, and a file read that fits
+ * `wholeFileShare` of the budget is never cut (at any budget: it is the file the agent is about to edit).
  */
-export const SESSION_GROWTH = { historyShare: 0.4, grownLowPercent: 50 } as const;
+export const SESSION_GROWTH = { historyShare: 0.4, grownLowPercent: 50, wholeFileShare: 0.25 } as const;
 
 /** The session so far: completed exchanges and the pending input, tokens. */
 function sessionTokens(state: Pick<EngineState, 'historyTokens' | 'pending'>): number {

@@ -54,4 +54,23 @@ describe('a budget that follows the session (issue 19)', () => {
     expect(JSON.stringify(last.request)).toContain(middle.replace('compute', 'compute70'));
     for (const t of turns) expect(t.tokens).toBeLessThanOrEqual(t.budget);
   });
+
+  it('keeps a file read whole, however many lines, when it fits a quarter of the budget; cuts a larger one to head and tail', async () => {
+    const { engine } = makeEngine({ contextWindow: 200_000 });
+    const lines = (n: number, tag: string) => Array.from({ length: n }, (_, l) => `const ${tag}${l} = ${l};`).join('\n');
+    // about 15 characters a line, four a token: 1,200 lines are ~4.7k tokens (under 38k / 4), 4,000 lines ~15.6k (over it)
+    const fits = lines(1_200, 'small');
+    const over = lines(4_000, 'large');
+    const turns = await drive(engine, [
+      user(text('Read both files.')),
+      assistant(toolUse('a', 'Read', { file_path: 'src/small.ts' }), toolUse('b', 'Read', { file_path: 'src/large.ts' })),
+      user(toolResult('a', fits), toolResult('b', over)),
+      assistant(text('done')),
+    ]);
+    const sent = JSON.stringify(turns[1]!.request);
+    expect(turns[1]!.budget).toBeLessThanOrEqual(base);
+    expect(sent).toContain('const small600 = 600;');
+    expect(sent).not.toContain('const large2000 = 2000;');
+    expect(sent).toContain('const large3999 = 3999;');
+  });
 });
