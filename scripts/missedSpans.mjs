@@ -2,13 +2,14 @@
 // session through the engine (src/cli/bench/missedSpans.ts) at one window and budget and
 // prints the missed spans by kind of tool output, age and where they went.
 //   node scripts/missedSpans.mjs [--window 200000] [--budget 16000] [--set a=1,b=2] [--json out.json]
+//   --long: the bench's long-session panel instead (bench/long and the day sessions built from --sessions)
 import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { window: { type: 'string', default: '200000' }, budget: { type: 'string', default: '16000' }, set: { type: 'string' }, json: { type: 'string' }, sessions: { type: 'string', default: 'bench/sessions' }, dump: { type: 'string' } } });
+const { values } = parseArgs({ options: { window: { type: 'string', default: '200000' }, budget: { type: 'string', default: '16000' }, set: { type: 'string' }, json: { type: 'string' }, sessions: { type: 'string', default: 'bench/sessions' }, long: { type: 'boolean', default: false }, 'long-sessions': { type: 'string', default: 'bench/long' }, dump: { type: 'string' } } });
 // Inside the project, so the bundle finds node_modules (better-sqlite3 stays outside it).
 mkdirSync('node_modules/.cache', { recursive: true });
 const temp = mkdtempSync(join(process.cwd(), 'node_modules/.cache/missed-spans-'));
@@ -19,7 +20,8 @@ try {
     export { readSessionFile } from './src/adapters/sessionFileReader';
     export { createTiktokenTokenizer } from './src/adapters/tiktokenTokenizer';
     export { openSqliteArchive } from './src/adapters/sqliteArchiveStore';
-    export { stderrLogger } from './src/adapters/streamLogger';`;
+    export { stderrLogger } from './src/adapters/streamLogger';
+    export { buildDays } from './src/cli/bench/daySessions';`;
   await build({ stdin: { contents: entry, resolveDir: process.cwd(), loader: 'ts' }, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['better-sqlite3'], outfile: join(temp, 'm.cjs'), logLevel: 'warning' });
   const m = createRequire(import.meta.url)(join(temp, 'm.cjs'));
   const settings = m.cliSettings({ ...m.parseSet(values.set), contextWindow: Number(values.window), promptBudgetTokens: Number(values.budget) });
@@ -27,9 +29,9 @@ try {
   const logger = m.stderrLogger();
   const report = m.emptyMissedSpanReport();
   let n = 0;
-  for (const file of readdirSync(values.sessions).filter((f) => f.endsWith('.jsonl')).sort()) {
-    const session = m.readSessionFile(join(values.sessions, file));
-    const name = basename(file, '.jsonl');
+  const read = (dir) => readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort().map((f) => ({ name: basename(f, '.jsonl'), session: m.readSessionFile(join(dir, f)) }));
+  const sessions = values.long ? [...read(values['long-sessions']), ...m.buildDays(read(values.sessions)).days] : read(values.sessions);
+  for (const { name, session } of sessions) {
     // --dump <session>:<turn>: writes that request's JSON to /tmp/<session>-<turn>.json, to read what it held
     const [dumpSession, dumpTurn] = (values.dump ?? '').split(':');
     const dump = (turn, request) => {

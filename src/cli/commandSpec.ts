@@ -23,6 +23,9 @@ const HELP: OptionSpec = { type: 'boolean', default: 'off', description: 'print 
 
 export const DEFAULT_WINDOWS = [32_000, 64_000, 128_000, 200_000];
 export const DEFAULT_SCALE = [100, 1_000, 10_000];
+/** Windows of the long-session panel: where a long session outgrows the window, and where it does not yet. */
+export const DEFAULT_LONG_WINDOWS = [128_000, 200_000];
+export const BENCH_PANELS = ['short', 'long'] as const;
 
 export const REPLAY_SPEC: CommandSpec = {
   name: 'replay',
@@ -31,7 +34,7 @@ export const REPLAY_SPEC: CommandSpec = {
   options: {
     dump: { type: 'string', value: '<requests.jsonl>', default: 'none', description: 'write every request the engine would send (docs/cli.md, "The dump contract")' },
     window: { type: 'string', value: '<tokens>', default: '200000', description: "the model's context window" },
-    budget: { type: 'string', value: '<tokens>', default: '40000', description: "Strata's prompt budget ceiling; in force: min(budget, 80% of (window - 8192)), less 5% until API usage corrects the token counts" },
+    budget: { type: 'string', value: '<tokens>', default: '40000', description: "Strata's prompt budget ceiling while the session is short; in force: min(budget, 80% of (window - 8192)), less 5% until API usage corrects the token counts; a long session's grows with its history up to that 80%" },
     archive: { type: 'string', value: '<file.sqlite>', default: 'a temporary file', description: 'the SQLite archive to write; each replay is a new session in it, earlier ones are kept' },
     resume: { type: 'string', value: '<sessionId|last>', default: 'none: a new session', description: 'continue that session of this file in --archive (last: the latest one, or a new one if none) after the exchanges it holds' },
     quiet: { type: 'boolean', default: 'off', description: 'print only the total line' },
@@ -54,7 +57,10 @@ export const BENCH_SPEC: CommandSpec = {
     sessions: { type: 'string', value: '<dir>', default: 'bench/sessions', description: 'folder of .jsonl sessions' },
     windows: { type: 'string', value: '<tokens,...>', default: DEFAULT_WINDOWS.join(','), description: 'context windows of the pressure sweep' },
     window: { type: 'string', value: '<tokens>', default: 'the --windows list', description: 'one window only (same as --windows <tokens>)' },
-    budget: { type: 'string', value: '<tokens>', default: '40000', description: "Strata's prompt budget ceiling; in force at each window: min(budget, 80% of (window - 8192)), less 5% (token counts uncorrected)" },
+    panels: { type: 'string', value: '<short,long>', default: BENCH_PANELS.join(','), description: 'which panels to run: short (the sweep on --sessions), long (--long-sessions and the day sessions built from --sessions)' },
+    'long-sessions': { type: 'string', value: '<dir>', default: 'bench/long', description: 'folder of .jsonl sessions longer than the window, for the long panel' },
+    'long-windows': { type: 'string', value: '<tokens,...>', default: DEFAULT_LONG_WINDOWS.join(','), description: 'context windows of the long panel' },
+    budget: { type: 'string', value: '<tokens>', default: '40000', description: "Strata's prompt budget ceiling while the session is short; in force at each window: min(budget, 80% of (window - 8192)), less 5% (token counts uncorrected); a long session's grows with its history up to that 80%" },
     set: { type: 'string', value: '<name=value,...>', default: 'none', description: 'engine settings, e.g. workingMemoryMax=15 (unknown names are an error)' },
     json: { type: 'string', value: '<file>', default: 'none', description: "write every window's figures, verdicts and the moonshot as JSON" },
     plot: { type: 'string', value: '<file.svg>', default: 'none', description: 'draw cost against span recall, one panel per window (the frontier)' },

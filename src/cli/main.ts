@@ -3,7 +3,7 @@ import { StrataError } from '../engine/ports';
 import { runBench } from './bench/benchCommand';
 import { CHAT_USAGE, defaultArchivePath, runChat } from './chatCommand';
 import { cliSettings, inCliTerms, parseSet } from './cliSettings';
-import { BENCH_SPEC, commandHelp, COMMANDS, DEFAULT_SCALE, DEFAULT_WINDOWS, fullHelp, IMPORT_SPEC, REPLAY_SPEC } from './commandSpec';
+import { BENCH_PANELS, BENCH_SPEC, commandHelp, COMMANDS, DEFAULT_LONG_WINDOWS, DEFAULT_SCALE, DEFAULT_WINDOWS, fullHelp, IMPORT_SPEC, REPLAY_SPEC } from './commandSpec';
 import { runImport } from './importCommand';
 import { parseArgs, positiveInt, positiveIntList, stringValue } from './parseArgs';
 import { runReplay } from './replayCommand';
@@ -71,14 +71,18 @@ async function bench(argv: string[]): Promise<number> {
   if (values.window !== undefined && values.windows !== undefined) throw new StrataError('Give --window or --windows, not both.', 'usage');
   if (values.scale !== undefined && values['no-scale']) throw new StrataError('Give --scale or --no-scale, not both.', 'usage');
   const window = positiveInt(values.window, 'window');
-  const windows = positiveIntList(values.windows, 'windows') ?? (window !== undefined ? [window] : DEFAULT_WINDOWS);
+  const panels = (stringValue(values.panels) ?? BENCH_PANELS.join(',')).split(',').map((p) => p.trim());
+  const unknownPanel = panels.find((p) => !(BENCH_PANELS as readonly string[]).includes(p));
+  if (unknownPanel !== undefined) throw new StrataError(`--panels takes ${BENCH_PANELS.join(', ')} separated by commas, got '${unknownPanel}'.`, 'usage');
+  const windows = panels.includes('short') ? (positiveIntList(values.windows, 'windows') ?? (window !== undefined ? [window] : DEFAULT_WINDOWS)) : [];
+  const longWindows = positiveIntList(values['long-windows'], 'long-windows') ?? DEFAULT_LONG_WINDOWS;
   const scale = values['no-scale'] ? [] : (positiveIntList(values.scale, 'scale') ?? DEFAULT_SCALE);
   const budget = positiveInt(values.budget, 'budget');
   const input = { ...parseSet(stringValue(values.set)), ...(budget !== undefined ? { promptBudgetTokens: budget } : {}) };
   if ('contextWindow' in input) throw new StrataError('Set the window with --window or --windows, not --set contextWindow.', 'usage');
   // Exactly what --window has always done: the window goes into the engine settings, everything else as given.
   const settingsAt = (w: number) => cliSettings({ ...input, contextWindow: w });
-  windows.forEach(settingsAt);
+  [...windows, ...longWindows].forEach(settingsAt);
   const plotSession = stringValue(values['plot-session']);
   const sessionPlot = stringValue(values['session-plot']);
   if (plotSession !== undefined && sessionPlot === undefined) throw new StrataError('--plot-session picks the session --session-plot draws; give --session-plot <file.svg> too.', 'usage');
@@ -89,6 +93,7 @@ async function bench(argv: string[]): Promise<number> {
       sessions: stringValue(values.sessions) ?? join(__dirname, '..', 'bench', 'sessions'),
       windows,
       settingsAt,
+      ...(panels.includes('long') ? { long: { sessions: stringValue(values['long-sessions']) ?? join(__dirname, '..', 'bench', 'long'), windows: longWindows } } : {}),
       scale,
       ...(json ? { json } : {}),
       ...(plot ? { plot } : {}),

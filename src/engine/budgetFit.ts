@@ -2,7 +2,7 @@ import type { EngineSettings } from '../shared/engineSettings';
 import type { ContentBlock } from '../shared/messages';
 import { toolResultText } from '../shared/messages';
 import type { EngineEvent } from './engineEvents';
-import { layerBudgets, lowWatermark } from './engineState';
+import { layerBudgets, sessionLowWatermark } from './engineState';
 import type { EngineState, Pressure } from './engineState';
 import type { LiveExchange } from './liveExchange';
 import { contentTokens } from './blockTokens';
@@ -21,7 +21,7 @@ import { trimToTokens } from './text/trimToBudget';
  */
 export function layerToFit(state: EngineState, budget: number, turn: number, events: EngineEvent[]): BuiltTurn {
   const s = state.settings;
-  const low = lowWatermark(s);
+  const low = sessionLowWatermark(state);
   let built = buildTurn(state);
   /** The event of a re-layering at `pressure`, taken once it is done: where working memory now starts. */
   const relayered = (pressure: Pressure, masked: number) => events.push({ type: 'relayer', turn, foldedThrough: state.foldedThrough, pressure, masked });
@@ -107,7 +107,7 @@ export function housekeepingDue(state: EngineState, tokens: number, budget: numb
   if (tail.length + 1 > s.workingMemoryMax) {
     keep = s.workingMemoryMin;
   } else if (tokens + last.inputTokens + last.outputTokens > budget) {
-    const low = lowWatermark(s);
+    const low = sessionLowWatermark(state);
     keep = tail.length;
     let left = tokens;
     while (keep > s.workingMemoryMin && left > low) {

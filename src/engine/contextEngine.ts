@@ -7,7 +7,7 @@ import type { CondenseCall } from './condenser';
 import { condense, slideWindow } from './condenser';
 import { callCost } from './engineEvents';
 import type { EngineEvent } from './engineEvents';
-import { activeHeaders, effectiveBudget, newEngineState, resetEngineState } from './engineState';
+import { activeHeaders, effectiveBudget, newEngineState, resetEngineState, SESSION_GROWTH, sessionBudget } from './engineState';
 import type { EngineState } from './engineState';
 import type { Exchange } from './exchange';
 import type { FlushReport } from './archiveWriteQueue';
@@ -126,7 +126,11 @@ export class ContextEngine {
     this.pendingRetrieval = undefined;
     const message: Message = { role: 'user', content };
     const s = this.state.settings;
-    const rendered = renderInput(message, this.lastCalls, s);
+    // Outputs are cut on arrival in proportion to the budget the session has grown to (SESSION_GROWTH).
+    const budget = sessionBudget(this.state);
+    const grown = budget / effectiveBudget(s);
+    const fileFits = (text: string) => this.state.tokenizer.count(text) <= SESSION_GROWTH.wholeFileShare * budget;
+    const rendered = renderInput(message, this.lastCalls, { codeMaxLines: Math.floor(s.codeMaxLines * grown), outputMaxLines: Math.floor(s.outputMaxLines * grown), fileFits });
     const count = (t: string) => this.state.tokenizer.count(t);
     let blocks = rendered.blocks;
     if (!this.state.task) {
@@ -201,7 +205,7 @@ export class ContextEngine {
     const pending = state.pending;
     if (!pending) throw new StrataError('Nothing to assemble: call beginExchange with the next input first.', 'no_pending');
     const s = state.settings;
-    const budget = safeBudget(effectiveBudget(s), state.tokenizer);
+    const budget = safeBudget(sessionBudget(state), state.tokenizer);
     const events: EngineEvent[] = [];
     const condenseCalls: CondenseCall[] = [];
     const turn = pending.seq;
@@ -245,6 +249,7 @@ export class ContextEngine {
     const protocol = parseProtocolBlocks(output.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n'));
     pending.output = renderOutput(output);
     pending.outputTokens = contentTokens(pending.output, count);
+    this.state.historyTokens += pending.inputTokens + pending.outputTokens;
     const exchange: Exchange = { seq: pending.seq, createdAt: pending.createdAt, input: this.pendingOriginal, output };
     const problems = [...protocol.problems, ...this.recorder.record(exchange, protocol.housekeeping as Housekeeping | undefined)];
     this.state.tail.push(pending);

@@ -25,6 +25,8 @@ export interface EngineState {
   task?: ContentBlock[];
   /** Completed exchanges with seq > foldedThrough, oldest first. */
   tail: LiveExchange[];
+  /** Tokens of every completed exchange as working memory took it in (input + answer): how far the session has grown. */
+  historyTokens: number;
   pending?: LiveExchange;
   /** Exchanges 1..foldedThrough are represented only by L2/L3/L4 (and the archive). */
   foldedThrough: number;
@@ -57,6 +59,7 @@ export function newEngineState(settings: EngineSettings, tokenizer: Tokenizer, s
     system,
     tools,
     tail: [],
+    historyTokens: 0,
     foldedThrough: 0,
     mode: 'full',
     pressure: 0,
@@ -93,9 +96,44 @@ export function effectiveBudget(settings: EngineSettings): number {
   return Math.min(settings.promptBudgetTokens, share, room);
 }
 
-/** Where a re-layering step brings the prompt down to, tokens. */
+/** Where a re-layering step brings the prompt down to at the base budget, tokens. */
 export function lowWatermark(settings: EngineSettings): number {
   return Math.floor((settings.lowWatermarkPercent / 100) * effectiveBudget(settings));
+}
+
+/**
+ * How the budget follows the session (issue 19). While the history is short the base budget
+ * (`effectiveBudget`) holds; once `historyShare` of the history passes it, the high watermark
+ * rises with the history, as far as `promptBudgetPercent` of the window allows, and the low
+ * watermark rises from `lowWatermarkPercent` towards `grownLowPercent` of it (reached at twice
+ * the base), so a long session keeps much more of its recent past verbatim. Outputs are cut on
+ * arrival at `codeMaxLines`/`outputMaxLines` times that growth, and a file read that fits
+ * `wholeFileShare` of the budget is never cut (at any budget: it is the file the agent is about to edit).
+ */
+export const SESSION_GROWTH = { historyShare: 0.4, grownLowPercent: 50, wholeFileShare: 0.25 } as const;
+
+/** The session so far: completed exchanges and the pending input, tokens. */
+function sessionTokens(state: Pick<EngineState, 'historyTokens' | 'pending'>): number {
+  return state.historyTokens + (state.pending?.inputTokens ?? 0);
+}
+
+/** The prompt budget in force for this session now (the high watermark), tokens. */
+export function sessionBudget(state: Pick<EngineState, 'settings' | 'historyTokens' | 'pending'>): number {
+  const s = state.settings;
+  const base = effectiveBudget(s);
+  const cap = Math.floor((s.promptBudgetPercent / 100) * (s.contextWindow - s.reservedOutputTokens));
+  return Math.max(base, Math.min(cap, Math.floor(SESSION_GROWTH.historyShare * sessionTokens(state))));
+}
+
+/** Where a re-layering step brings the prompt down to now, tokens (see SESSION_GROWTH). */
+export function sessionLowWatermark(state: Pick<EngineState, 'settings' | 'historyTokens' | 'pending'>): number {
+  const s = state.settings;
+  const base = effectiveBudget(s);
+  const budget = sessionBudget(state);
+  if (budget <= base) return lowWatermark(s);
+  const grown = Math.min(1, (budget - base) / base);
+  const percent = s.lowWatermarkPercent + grown * Math.max(0, SESSION_GROWTH.grownLowPercent - s.lowWatermarkPercent);
+  return Math.floor((percent / 100) * budget);
 }
 
 /**

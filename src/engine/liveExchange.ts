@@ -38,7 +38,7 @@ export const NO_RESULT_TEXT = '(no result was recorded for this call)';
 export function renderInput(
   message: Message,
   calls: Map<string, ToolCall>,
-  limits: { codeMaxLines: number; outputMaxLines: number },
+  limits: { codeMaxLines: number; outputMaxLines: number; fileFits?: (text: string) => boolean },
 ): { blocks: ContentBlock[]; originals: Map<string, string> } {
   const originals = new Map<string, string>();
   const results: ContentBlock[] = [];
@@ -51,7 +51,7 @@ export function renderInput(
     else if (block.type === 'redacted_thinking') rest.push({ type: 'text', text: '(redacted thinking)' });
     else {
       const text = toolResultText(block);
-      const compacted = compactToolOutput(text, calls.get(block.tool_use_id), limits.codeMaxLines, limits.outputMaxLines);
+      const compacted = compactToolOutput(text, calls.get(block.tool_use_id), limits.codeMaxLines, limits.outputMaxLines, limits.fileFits);
       const rendered = withResultText(block, compacted.length > 0 ? compacted : '(no output)');
       if (!calls.has(block.tool_use_id) || originals.has(block.tool_use_id)) {
         rest.push(...orphanToText([rendered], calls));

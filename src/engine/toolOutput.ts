@@ -78,12 +78,14 @@ export function toolCallsOf(answer: Message | undefined): Map<string, ToolCall> 
 
 /**
  * The working-memory form of a tool output: logs normalised, long outputs cut head+tail with
- * the count of lines cut. Pure and deterministic, so the bytes never change once sent.
+ * the count of lines cut, except a file read `fileFits` says the budget can hold whole. Pure and
+ * deterministic, so the bytes never change once sent.
  */
-export function compactToolOutput(text: string, call: ToolCall | undefined, codeMaxLines: number, outputMaxLines: number): string {
+export function compactToolOutput(text: string, call: ToolCall | undefined, codeMaxLines: number, outputMaxLines: number, fileFits?: (text: string) => boolean): string {
   const isFile = fileReadBy(call) !== undefined;
   const normalized = isFile ? text : normalizeLog(text);
-  const byLines = truncateHeadTail(normalized, isFile ? codeMaxLines : outputMaxLines).text;
+  const whole = isFile && fileFits !== undefined && text.split('\n').length > codeMaxLines && fileFits(text);
+  const byLines = whole ? normalized : truncateHeadTail(normalized, isFile ? codeMaxLines : outputMaxLines).text;
   return truncateChars(byLines, MAX_OUTPUT_CHARS).text;
 }
 

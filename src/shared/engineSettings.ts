@@ -14,7 +14,10 @@ export const engineSettingsSchema = z.object({
    * re-layering step hands history down. It follows the window, so a larger model keeps more verbatim.
    */
   promptBudgetPercent: z.number().int().min(1).max(100).default(80),
-  /** Absolute ceiling for one prompt, tokens (`--budget`); the budget is the smaller of this and the share. */
+  /**
+   * Ceiling of a short session's prompt, tokens (`--budget`); the budget is the smaller of this and
+   * the share. A long session's budget grows past it with its history (engineState.ts, SESSION_GROWTH).
+   */
   promptBudgetTokens: z.number().int().min(2_000).max(10_000_000).default(40_000),
   /** A re-layering step hands the oldest exchanges down until the prompt is under this share of the budget, percent. */
   lowWatermarkPercent: z.number().int().min(10).max(95).default(30),

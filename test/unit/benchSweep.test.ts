@@ -16,9 +16,9 @@ afterAll(() => temp.remove());
  * A tiny coding session: 14 reads of ~1,200-token files, each followed by an edit quoting a line
  * of the file it read (a span probe). About 17k tokens in all: over a 12k window, far under 200k.
  */
-function tinySession(): Message[] {
+function tinySession(files = 14): Message[] {
   const out: Message[] = [user(text('Rename every helper in src/ to camelCase.'))];
-  for (let i = 1; i <= 14; i++) {
+  for (let i = 1; i <= files; i++) {
     const lines = Array.from({ length: 120 }, (_, k) => `export const helper_${i}_${k} = computeValue(${i * 31 + k}, 'file ${i}');`);
     out.push(assistant(toolUse(`r${i}`, 'Read', { file_path: `src/file${i}.ts` })));
     out.push(user(toolResult(`r${i}`, lines.join('\n'))));
@@ -33,14 +33,19 @@ const dir = join(temp.dir, 'sessions');
 mkdirSync(dir);
 writeFileSync(join(dir, 'tiny.jsonl'), tinySession().map((m) => JSON.stringify(m)).join('\n') + '\n');
 const windows = [12_000, 200_000];
+/** The long panel's folder: the tiny session twice as long (about 34k tokens), over its window. */
+const longDir = join(temp.dir, 'long');
+mkdirSync(longDir);
+writeFileSync(join(longDir, 'tiny-long.jsonl'), tinySession(28).map((m) => JSON.stringify(m)).join('\n') + '\n');
+const longWindows = [20_000];
 
 async function sweep() {
   const lines: string[] = [];
   const json = join(temp.dir, 'sweep.json');
   const plot = join(temp.dir, 'frontier.svg');
   const sessionPlot = join(temp.dir, 'session.svg');
-  const summaries = await runBench({ sessions: dir, windows, settingsAt: (w) => resolveEngineSettings({ contextWindow: w }), scale: [], json, plot, sessionPlot }, (l) => lines.push(l));
-  return { summaries, lines, json: JSON.parse(readFileSync(json, 'utf8')) as Record<string, unknown>, plot: readFileSync(plot, 'utf8'), sessionPlot: readFileSync(sessionPlot, 'utf8') };
+  const { summaries, long } = await runBench({ sessions: dir, windows, long: { sessions: longDir, windows: longWindows }, settingsAt: (w) => resolveEngineSettings({ contextWindow: w }), scale: [], json, plot, sessionPlot }, (l) => lines.push(l));
+  return { summaries, long, lines, json: JSON.parse(readFileSync(json, 'utf8')) as Record<string, unknown>, plot: readFileSync(plot, 'utf8'), sessionPlot: readFileSync(sessionPlot, 'utf8') };
 }
 const run = sweep();
 
@@ -84,7 +89,7 @@ describe('bench --windows: every strategy at each window in one run', () => {
 
   it('writes every window, verdict and moonshot to --json', async () => {
     const { json, summaries } = await run;
-    expect(Object.keys(json).sort()).toEqual(['moonshots', 'scaling', 'verdicts', 'windows']);
+    expect(Object.keys(json).sort()).toEqual(['long', 'moonshots', 'scaling', 'verdicts', 'windows']);
     const ws = json.windows as Array<Record<string, unknown>>;
     expect(ws.map((w) => w.window)).toEqual(windows);
     for (const w of ws) {
@@ -103,11 +108,46 @@ describe('bench --windows: every strategy at each window in one run', () => {
     expect(plot.trimEnd().endsWith('</svg>')).toBe(true);
     expect(plot).toContain('window 12,000 tokens');
     expect(plot).toContain('window 200,000 tokens');
+    expect(plot).toContain('long sessions, window 20,000 tokens');
+    const panels = windows.length + longWindows.length;
     const drawn = [...plot.matchAll(/data-strategy="([^"]+)"/g)].flatMap((m) => m[1]!.split(','));
-    for (const name of STRATEGY_NAMES) expect(drawn.filter((d) => d === name)).toHaveLength(windows.length);
-    expect(plot.match(/class="frontier"/g)).toHaveLength(windows.length);
+    for (const name of STRATEGY_NAMES) expect(drawn.filter((d) => d === name)).toHaveLength(panels);
+    expect(plot.match(/class="frontier"/g)).toHaveLength(panels);
     expect(sessionPlot).toContain('tiny, window 12000');
     expect(sessionPlot.match(/<polyline/g)).toHaveLength(2 * STRATEGY_NAMES.length);
+  });
+});
+
+describe('bench: the long-session panel', () => {
+  it('runs every strategy on the long sessions at each long window, and says which day sessions it could not build', async () => {
+    const { long, lines } = await run;
+    expect(long.map((w) => w.window)).toEqual(longWindows);
+    const [w] = long;
+    expect(w!.sessions.map((s) => s.session)).toEqual(['tiny-long']);
+    expect(w!.pooled.map((r) => r.strategy)).toEqual([...STRATEGY_NAMES]);
+    expect(w!.pooled.find((r) => r.strategy === 'full')!.overWindow).toBeGreaterThan(0);
+    expect(lines.join('\n')).toContain(`the day sessions built from ${dir} (not built: day-cc-cclog-sample (no cc-cclog-sample-fe869ecb, cc-cclog-sample-37f83ec9, cc-cclog-sample-12a546d1), day-mini-sqlfluff`);
+  });
+
+  it('prints the table, per-session cost and span, the long verdict, the moonshot and strata\'s speed and heap', async () => {
+    const { long, lines } = await run;
+    const w = long[0]!;
+    const at = lines.findIndex((l) => l.startsWith('== long sessions, window 20000 tokens'));
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]!.split('\n').slice(1).map((l) => l.split(/\s+/)[0])).toEqual([...STRATEGY_NAMES]);
+    expect(lines[at + 3]).toMatch(/^per session, span recall strata \/ best rival that fits: tiny-long \d\.\d{3} \/ \d\.\d{3} \(\w/);
+    expect(lines[at + 4]).toBe(w.verdict.line);
+    expect(w.verdict.line).toMatch(/^long verdict @20000: strata (meets|misses) the goal/);
+    expect(lines[at + 5]).toBe(w.moonshot.line);
+    expect(lines[at + 6]).toMatch(/tiny-long p50 \d+\.\d\d \/ p99 \d+\.\d\d ms, peak heap [1-9]\d* MB/);
+    expect(lines).toContain(`long verdicts: @20000 ${w.verdict.met ? 'meets the goal' : 'misses the goal'}`);
+  });
+
+  it('writes the long windows to --json', async () => {
+    const { json, long } = await run;
+    const ws = json.long as Array<Record<string, unknown>>;
+    expect(ws.map((w) => w.window)).toEqual(longWindows);
+    expect((ws[0]!.verdict as { line: string }).line).toBe(long[0]!.verdict.line);
   });
 });
 

@@ -27,6 +27,7 @@ function row(strategy: string, costVsFull: number, span: number, o: { ref?: numb
     farRefRecall: o.far ?? 1,
     p50Ms: 0,
     p99Ms: 0,
+    peakHeapMb: 0,
   };
 }
 
@@ -102,18 +103,20 @@ describe('verdict per window (issue 9)', () => {
       'clear-tool-uses': row('clear-tool-uses', 1, 1, { compacts: false }),
     };
 
-    it('dominates at cost <= 0.60x full with span and reference >= 0.95 and far >= 0.85', () => {
-      const v = judgeWindow(figures(row('strata', 0.6, 0.95, { ref: 0.95, far: 0.85 }), allFull));
+    it('dominates at cost <= 0.80x full with span >= 0.975, reference >= 0.95 and far >= 0.85 (issue 19)', () => {
+      const v = judgeWindow(figures(row('strata', 0.8, 0.975, { ref: 0.95, far: 0.85 }), allFull));
       expect(v).toMatchObject({ basis: 'absolute', dominates: true, missed: [] });
-      expect(v.line).toContain('strata dominates: absolute target met (no rival compacts: window, cline, condense, clear-tool-uses = full; target cost <= 0.6');
+      expect(v.line).toContain('strata dominates: absolute target met (no rival compacts: window, cline, condense, clear-tool-uses = full; target cost <= 0.8 at span >= 0.975');
+      expect(judgeWindow(figures(row('strata', 0.801, 0.99), allFull)).missed).toEqual(['cost 0.801 > 0.8']);
+      expect(judgeWindow(figures(row('strata', 0.7, 0.974), allFull)).missed).toEqual(['span 0.974 < 0.975']);
     });
 
     it('says which part of the target it misses', () => {
-      const v = judgeWindow(figures(row('strata', 0.715, 0.925, { ref: 0.965, far: 0.84 }), allFull));
+      const v = judgeWindow(figures(row('strata', 0.815, 0.925, { ref: 0.945, far: 0.84 }), allFull));
       expect(v.basis).toBe('absolute');
       expect(v.dominates).toBe(false);
-      expect(v.missed).toEqual(['cost 0.715 > 0.6', 'span 0.925 < 0.95', 'far 0.840 < 0.85']);
-      expect(v.line).toContain('misses the absolute target on cost 0.715 > 0.6, span 0.925 < 0.95, far 0.840 < 0.85 (no rival compacts');
+      expect(v.missed).toEqual(['cost 0.815 > 0.8', 'span 0.925 < 0.975', 'reference 0.945 < 0.95', 'far 0.840 < 0.85']);
+      expect(v.line).toContain('misses the absolute target on cost 0.815 > 0.8, span 0.925 < 0.975, reference 0.945 < 0.95, far 0.840 < 0.85 (no rival compacts');
       const worst = judgeWindow(figures(row('strata', 0.5, 0.99), allFull, 1.1));
       expect(worst.missed).toEqual(['worst session 1.100 > 1.05']);
     });

@@ -74,7 +74,8 @@ describe('budget edges: a prompt of exactly the budget fits, one token more does
 
 describe('re-layering steps', () => {
   it('squeeze harder only when the step at pressure 0 leaves the prompt above halfway between the watermarks', async () => {
-    const settings = resolveEngineSettings({ promptBudgetTokens: 4_000, contextWindow: 32_000 });
+    // a window whose 80% share is the 4k budget: no room for the budget to grow with the session
+    const settings = resolveEngineSettings({ promptBudgetTokens: 4_000, contextWindow: 13_192 });
     const { engine } = engineOver(new MemoryArchive(), settings);
     const turns = await drive(engine, syntheticSession(30));
     const steps = turns.filter((t) => t.events.some((e) => e.type === 'relayer'));

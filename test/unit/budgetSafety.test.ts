@@ -58,7 +58,8 @@ describe('safety margin until the tokenizer has learned from a reported usage', 
     const tokenizer = learningTokenizer();
     const engine = new ContextEngine({
       sessionId: 's',
-      settings: resolveEngineSettings({ promptBudgetTokens: 4_000 }),
+      // a window whose 80% share is the 4k budget: no room for the budget to grow with the session
+      settings: resolveEngineSettings({ promptBudgetTokens: 4_000, contextWindow: 13_192 }),
       tokenizer,
       archive: new MemoryArchive(),
       summarizer: new ExtractiveSummarizer(tokenizer),

@@ -55,12 +55,17 @@ export async function benchSession(session: ParsedSession, sessionId: string, se
   const archive = ports.openArchive();
   try {
     const ledger = new Ledger(count, settings.contextWindow);
+    // The heap in use is read after every turn, from a collected heap when the replay begins (when
+    // `--expose-gc` allows): the peak is the whole process's, garbage not yet collected included.
+    (globalThis as { gc?: () => void }).gc?.();
+    let peakHeap = 0;
     await replaySession(session, sessionId, settings, { tokenizer: ports.tokenizer, archive, logger: ports.logger }, (t) => {
       const calls = t.assembled.condenseCalls.map((c) => ({ request: c.request, outputTokens: c.outputTokens }));
       ledger.record({ request: t.assembled.request, extraOutputTokens: t.assembled.housekeepingTokens, sideCalls: calls, assembleMs: t.assembleMs, budget: t.assembled.budget, compacted: t.assembled.mode !== 'full' }, answerTokens[t.turn - 1] ?? 0, probes[t.turn - 1]);
+      peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
       onTurn();
     });
-    results.strata = ledger.totals;
+    results.strata = { ...ledger.totals, peakHeapBytes: peakHeap };
   } finally {
     archive.close();
   }

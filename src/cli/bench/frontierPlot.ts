@@ -11,6 +11,8 @@ export interface FrontierPoint {
 
 export interface FrontierPanel {
   window: number;
+  /** Panel heading; `window N tokens` unless given. */
+  title?: string;
   points: FrontierPoint[];
 }
 
@@ -53,7 +55,7 @@ function panel(p: FrontierPanel, left: number, top: number): string {
   const plotH = PANEL_H - PAD.top - PAD.bottom;
   const x = (v: number) => left + PAD.left + (Math.min(v, xMax) / xMax) * plotW;
   const y = (v: number) => top + PAD.top + (1 - (v - yMin) / (1 - yMin)) * plotH;
-  const parts: string[] = [`<text x="${left + PAD.left}" y="${top + 20}" font-size="13" font-weight="bold">window ${p.window.toLocaleString('en-US')} tokens</text>`];
+  const parts: string[] = [`<text x="${left + PAD.left}" y="${top + 20}" font-size="13" font-weight="bold">${escapeXml(p.title ?? `window ${p.window.toLocaleString('en-US')} tokens`)}</text>`];
   parts.push(`<rect x="${left + PAD.left}" y="${top + PAD.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#9ca3af"/>`);
   for (let v = 0; v <= xMax + 1e-9; v += 0.2) {
     parts.push(`<line x1="${x(v).toFixed(1)}" x2="${x(v).toFixed(1)}" y1="${top + PAD.top}" y2="${top + PAD.top + plotH}" stroke="#f3f4f6"/>`);

@@ -25,6 +25,8 @@ export interface StrategyTotals {
   compactedTurns: number;
   /** Largest prompt budget in force on any turn, tokens (Strata only; 0 for strategies without one). */
   budgetMax: number;
+  /** Largest V8 heap in use on any turn of Strata's replay, bytes (0 for the other strategies). */
+  peakHeapBytes: number;
   recall: RecallCounts;
   assembleMs: number[];
   /** Prompt tokens and running cost after each turn (for the plot). */
@@ -32,7 +34,7 @@ export interface StrategyTotals {
 }
 
 export function emptyTotals(): StrategyTotals {
-  return { requests: 0, inputTokens: 0, plain: 0, cacheWrite: 0, cacheRead: 0, outputTokens: 0, extraOutputTokens: 0, sideCallInputTokens: 0, cost: 0, peakTokens: 0, overWindow: 0, overBudget: 0, compactedTurns: 0, budgetMax: 0, recall: emptyRecall(), assembleMs: [], perTurn: [] };
+  return { requests: 0, inputTokens: 0, plain: 0, cacheWrite: 0, cacheRead: 0, outputTokens: 0, extraOutputTokens: 0, sideCallInputTokens: 0, cost: 0, peakTokens: 0, overWindow: 0, overBudget: 0, compactedTurns: 0, budgetMax: 0, peakHeapBytes: 0, recall: emptyRecall(), assembleMs: [], perTurn: [] };
 }
 
 /** Bills one strategy's requests on one session through its own prompt cache. */
@@ -93,6 +95,7 @@ export function addTotals(into: StrategyTotals, from: StrategyTotals): void {
   into.overBudget += from.overBudget;
   into.compactedTurns += from.compactedTurns;
   into.budgetMax = Math.max(into.budgetMax, from.budgetMax);
+  into.peakHeapBytes = Math.max(into.peakHeapBytes, from.peakHeapBytes);
   for (const key of Object.keys(into.recall) as Array<keyof RecallCounts>) into.recall[key] += from.recall[key];
   into.assembleMs.push(...from.assembleMs);
 }

@@ -3,6 +3,7 @@ import type { ContentBlock, Message, MessagesRequest } from '../../shared/messag
 import { toolResultText } from '../../shared/messages';
 import type { ParsedSession } from '../../shared/sessionSchema';
 import type { ArchiveStore, Logger, Tokenizer } from '../../engine/ports';
+import { SESSION_GROWTH } from '../../engine/engineState';
 import { fileShownPart, samePath } from '../../engine/fileViews';
 import type { ToolCall } from '../../engine/toolOutput';
 import { compactToolOutput, describeCall, isEditCall, toolCallsOf } from '../../engine/toolOutput';
@@ -78,10 +79,13 @@ export async function missedSpans(session: ParsedSession, name: string, settings
   const counter = new BlockCounter((s) => ports.tokenizer.count(s));
   const sizes = messages.map((m) => counter.message(m));
   let foldedThrough = 0;
+  /** The budget each turn was assembled under: the cut on arrival follows it (contextEngine.beginExchange). */
+  const budgets: number[] = [];
   const archive = ports.openArchive();
   try {
     await replaySession(session, name, settings, { tokenizer: ports.tokenizer, archive, logger: ports.logger }, (t) => {
       for (const e of t.assembled.events) if (e.type === 'relayer') foldedThrough = e.foldedThrough;
+      budgets[t.turn] = t.assembled.budget;
       dump?.(t.turn, t.assembled.request);
       const probe = probes[t.turn - 1];
       const at = answers[t.turn - 1];
@@ -101,7 +105,7 @@ export async function missedSpans(session: ParsedSession, name: string, settings
         const file = shown ? samePath(shown.path) : undefined;
         const where: MissWhere =
           seq > foldedThrough
-            ? !compactToolOutput(source.text, source.call, settings.codeMaxLines, settings.outputMaxLines).includes(line)
+            ? !arrivalForm(source.text, source.call, settings, budgets, seq, ports.tokenizer).includes(line)
               ? 'cut on arrival'
               : new RegExp(`\\[superseded, [^\\]]*request e${seq} full`).test(text)
                 ? 'superseded in working memory'
@@ -117,6 +121,17 @@ export async function missedSpans(session: ParsedSession, name: string, settings
   } finally {
     archive.close();
   }
+}
+
+/**
+ * What working memory took in of an output that arrived in exchange `seq`: the engine's cut, with
+ * its limits grown as the budget had grown by then (the budget of that turn over the first's).
+ */
+function arrivalForm(text: string, call: ToolCall | undefined, settings: EngineSettings, budgets: readonly number[], seq: number, tokenizer: Tokenizer): string {
+  const budget = budgets[seq] ?? budgets[1] ?? 0;
+  const grown = budget / Math.max(1, budgets[1] ?? budget);
+  const fits = (t: string) => tokenizer.count(t) <= SESSION_GROWTH.wholeFileShare * budget;
+  return compactToolOutput(text, call, Math.floor(settings.codeMaxLines * grown), Math.floor(settings.outputMaxLines * grown), fits);
 }
 
 export function emptyMissedSpanReport(): MissedSpanReport {

@@ -29,6 +29,8 @@ export interface StrategyRow {
   farRefRecall: number;
   p50Ms: number;
   p99Ms: number;
+  /** Strata's largest heap in use during its replay, MB (0 for the others). */
+  peakHeapMb: number;
 }
 
 export function toRow(strategy: string, t: StrategyTotals, fullCost: number): StrategyRow {
@@ -54,6 +56,7 @@ export function toRow(strategy: string, t: StrategyTotals, fullCost: number): St
     farRefRecall: ratio(t.recall.farHit, t.recall.farTotal),
     p50Ms: quantile(t.assembleMs, 0.5),
     p99Ms: quantile(t.assembleMs, 0.99),
+    peakHeapMb: t.peakHeapBytes / 2 ** 20,
   };
 }
 

@@ -3,14 +3,18 @@ import type { StrategyRow } from './report';
 /** The strategies Strata must dominate (issue 9): the ones that compact to fit a window. */
 export const RIVALS = ['window', 'cline', 'condense', 'clear-tool-uses'] as const;
 
-/** Issue 9's targets. Costs are shares of full history's cost; recalls are shares of probes found. */
+/**
+ * Issue 9's targets, with issue 19's point where no rival compacts (0.60 at 0.95 was withdrawn:
+ * output and first cache writes alone are about 35% of full history's cost). Costs are shares of
+ * full history's cost; recalls are shares of probes found.
+ */
 export const TARGETS = {
   /** No session may cost more than this times full history. */
   worstSession: 1.05,
   /** Where no rival compacts: cost at most this share of full... */
-  absoluteCost: 0.6,
+  absoluteCost: 0.8,
   /** ...at span, reference and far-reference recall at least these. */
-  span: 0.95,
+  span: 0.975,
   reference: 0.95,
   far: 0.85,
   /** Moonshot: this share of the cheapest rival's cost at the best rival's span recall. */
