@@ -231,7 +231,7 @@ export class ContextEngine {
     }
     if (this.options.validateRequests) assertValidRequest(built.request, turn);
     const housekeepingTokens = due.length > 0 ? this.recorder.housekeepingTokens(due, this.state.narrative) : 0;
-    const usage = computeUsage(built.tokens, s.contextWindow, s.reservedOutputTokens, layerUsage(state, built.request, built.tokens, budget));
+    const usage = computeUsage(built.tokens, s.contextWindow, s.reservedOutputTokens, layerUsage(state, built.request, built.tokens, budget), sessionBudget(state));
     return { turn, request: built.request, tokens: built.tokens, budget, usage, mode: state.mode, housekeepingDue: due, housekeepingTokens, condenseCalls, events };
   }
 

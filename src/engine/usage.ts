@@ -17,6 +17,8 @@ export interface Usage {
   percent: number;
   band: UsageBand;
   layers: LayerUsage[];
+  /** The session's prompt budget in force (the high watermark; it grows with a long session), before the margin for uncalibrated counts. */
+  budget?: number;
 }
 
 /** Band for a percentage of the usable window. */
@@ -26,7 +28,7 @@ export function bandFor(percent: number): UsageBand {
   return 'green';
 }
 
-export function computeUsage(used: number, window: number, reservedOutput: number, layers: LayerUsage[]): Usage {
+export function computeUsage(used: number, window: number, reservedOutput: number, layers: LayerUsage[], budget?: number): Usage {
   const usable = Math.max(1, window - reservedOutput);
   const percent = Math.round((used / usable) * 1000) / 10;
   return {
@@ -37,5 +39,6 @@ export function computeUsage(used: number, window: number, reservedOutput: numbe
     percent,
     band: bandFor(percent),
     layers,
+    ...(budget !== undefined ? { budget } : {}),
   };
 }

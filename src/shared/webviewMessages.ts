@@ -45,6 +45,7 @@ export const usageSchema = z.object({
   percent: z.number().nonnegative(),
   band: z.enum(['green', 'yellow', 'red']),
   layers: z.array(layerUsageSchema),
+  budget: z.number().nonnegative().optional(),
 });
 /** The engine's `Usage` as the webview receives it. */
 export type UsageView = z.infer<typeof usageSchema>;

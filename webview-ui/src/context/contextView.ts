@@ -73,7 +73,9 @@ type UsageBand = UsageView['band'];
  * computation from the engine's settings) and the last prompt's `usage` (tokens used per layer).
  * Pure: the same inputs give the same picture.
  */
-export function contextView(figures: ContextFigures, usage: UsageView | undefined, timeline: Timeline): ContextView {
+export function contextView(settingsFigures: ContextFigures, usage: UsageView | undefined, timeline: Timeline): ContextView {
+  // A long session's budget grows past the settings' base (engineState.sessionBudget): the engine's figure wins.
+  const figures = usage?.budget !== undefined ? { ...settingsFigures, budget: usage.budget } : settingsFigures;
   const used = usage?.used;
   const barTokens = Math.max(1, figures.budget, used ?? 0);
   const usedBy = (layer: LayerKey) => usage?.layers.find((l) => l.layer === layer)?.used ?? 0;
