@@ -6,7 +6,7 @@
 # 4.100.3 is VS Code 1.100.3, the last on Node 20: it runs on the machine's Node, in .tools/code-server.
 # 4.139.1 is VS Code 1.139 and needs Node 24: scripts/setup-node24.sh's, in .tools/code-server-4.139.1.
 # Idempotent: a marker file records the installed version; a second run only prints the paths.
-# Prints "<node binary> <code-server entry.js>" on stdout; progress goes to stderr.
+# Prints the Node binary that runs it and code-server's entry.js, one a line; progress goes to stderr.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -70,4 +70,4 @@ if [ ! -f "$MARKER" ]; then
   touch "$MARKER"
   echo "strata: code-server $VERSION ready" >&2
 fi
-echo "$NODE $ENTRY"
+printf '%s\n%s\n' "$NODE" "$ENTRY"
