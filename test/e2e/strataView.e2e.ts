@@ -291,13 +291,13 @@ async function main(): Promise<void> {
     await newSessionBusySteps(webui, api);
 
     // ISSUE 22 DRIVER CHECK: passes once the node:sqlite archive driver (branch sqlite22) is merged,
-    // whose storage line names the driver; until then 1.139 gets the plain-file store and this
-    // fails. Last, so that every other step has run on 1.139 before it.
+    // which names the store in the Archive view's title line ("SQLite (node:sqlite)"); until then
+    // 1.139 gets the plain-file store and this fails. Last, so every other step runs on 1.139 first.
     if (STORE === 'node:sqlite') {
-      await check('on Node 24 the archive is SQLite through node:sqlite, and the storage line says so', async () => {
+      await check("on Node 24 the archive is SQLite through node:sqlite, and the Archive view's title line says so", async () => {
         const fallback = webview.locator('[data-testid="storage-fallback"], [data-testid="storage-error"]');
         if ((await fallback.count()) > 0) throw new Error(`not on SQLite: ${await fallback.first().innerText()}`);
-        await waitForText(webview.locator('body'), /node:sqlite/);
+        await waitForText(page!.locator('.pane-header').filter({ hasText: /Archive/ }).first(), /node:sqlite/i);
       });
     }
     if (consoleErrors.length > 0) throw new Error(`webview console errors:\n${consoleErrors.join('\n')}`);
