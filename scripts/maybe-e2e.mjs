@@ -1,6 +1,7 @@
 // `npm test` ends here: the end-to-end suite (real VS Code in code-server, driven by Chromium)
-// runs when CI=true or STRATA_E2E=1, since it installs code-server on first use (~2 min) and
-// takes about a minute; elsewhere it says how to run it. STRATA_E2E=0 skips it even in CI.
+// runs when CI=true or STRATA_E2E=1, since it installs two code-servers on first use (4.139.1 on
+// Node 24 and 4.100.3: a few minutes) and takes a few minutes (both versions); elsewhere it says
+// how to run it. STRATA_E2E=0 skips it even in CI.
 import { spawnSync } from 'node:child_process';
 
 const wanted = process.env.STRATA_E2E === '1' || (process.env.CI === 'true' && process.env.STRATA_E2E !== '0');

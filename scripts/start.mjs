@@ -3,7 +3,9 @@
 // Tool output goes to .tools/start.log, not the terminal. Nothing is written outside the project:
 // code-server and its profile live under .tools/ (XDG_* point there). The workspace is a copy of
 // examples/sample-project in .tools/workspace (or STRATA_WORKSPACE), never this repository, so the
-// assistant cannot edit its own source. STRATA_PORT picks the port (default 8080). Ctrl+C stops it.
+// assistant cannot edit its own source. STRATA_PORT picks the port (default 8080); STRATA_VSCODE the
+// code-server: 4.139.1 (VS Code 1.139 on Node 24 from the registry, whose node:sqlite holds the
+// archive; the default) or 4.100.3 (VS Code 1.100 on this machine's Node; plain-file archive). Ctrl+C stops it.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, cpSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -41,9 +43,10 @@ if (spawnSync('bash', ['scripts/ensure-apt.sh', '--check'], { cwd: root }).statu
 else phase('Debian packages: kerberos headers, ripgrep, Chromium', 'about 1 min', 'bash', ['scripts/ensure-apt.sh']);
 if (existsSync(join(root, 'node_modules', '.package-lock.json'))) skipped('npm dependencies');
 else phase('npm dependencies (npm ci; SQLite compiles from source)', 'about 8 min', 'npm', ['ci', '--no-audit', '--no-fund']);
-const codeServer = join(tools, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-if (existsSync(codeServer)) skipped('VS Code (code-server)');
-else phase('VS Code (code-server, native modules built from source)', 'about 3 min', 'bash', ['scripts/setup-vscode.sh']);
+const version = process.env.STRATA_VSCODE ?? '4.139.1';
+// setup-vscode.sh returns at once when that version is installed; it prints the Node that runs it and its entry.js.
+phase(`VS Code as code-server ${version} (the first time: native modules built from source)`, 'about 3 min the first time', 'bash', ['scripts/setup-vscode.sh', version]);
+const [node, codeServer] = spawnSync('bash', ['scripts/setup-vscode.sh', version], { cwd: root, env, encoding: 'utf8' }).stdout.trim().split('\n');
 phase('build and package the extension', 'about 30 s', 'npm', ['run', 'package']);
 
 const userData = join(profile, 'user-data');
@@ -51,7 +54,7 @@ const extensions = join(profile, 'extensions');
 mkdirSync(join(userData, 'User'), { recursive: true });
 const settings = join(userData, 'User', 'settings.json');
 if (!existsSync(settings)) writeFileSync(settings, JSON.stringify({ 'security.workspace.trust.enabled': false, 'workbench.startupEditor': 'none' }, null, 2));
-phase('install Strata into the profile', 'about 5 s', process.execPath, [codeServer, '--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', join(root, 'dist', 'strata.vsix'), '--force']);
+phase('install Strata into the profile', 'about 5 s', node, [codeServer, '--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', join(root, 'dist', 'strata.vsix'), '--force']);
 
 const workspace = process.env.STRATA_WORKSPACE ? resolve(process.env.STRATA_WORKSPACE) : join(tools, 'workspace');
 if (!process.env.STRATA_WORKSPACE && !existsSync(workspace)) cpSync(join(root, 'examples', 'sample-project'), workspace, { recursive: true });
@@ -63,7 +66,7 @@ if (resolve(workspace) === resolve(root)) {
 const port = process.env.STRATA_PORT ?? '8080';
 const url = `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`;
 const serverLog = openSync(logPath, 'a');
-const server = spawn(process.execPath, [codeServer, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--user-data-dir', userData, '--extensions-dir', extensions, workspace], { env, stdio: ['ignore', serverLog, serverLog] });
+const server = spawn(node, [codeServer, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--user-data-dir', userData, '--extensions-dir', extensions, workspace], { env, stdio: ['ignore', serverLog, serverLog] });
 server.on('exit', (code) => {
   if (code) console.error(`Strata: VS Code stopped with code ${code}; its output is in ${logPath}.`);
   process.exit(code ?? 0);

@@ -1,7 +1,6 @@
 import { basename } from 'node:path';
 import type { ImportFormat, ImportSource } from '../adapters/importedSessionReader';
 import { findImportSources, readImportedSession } from '../adapters/importedSessionReader';
-import { openSqliteArchive } from '../adapters/sqliteArchiveStore';
 import { systemClock } from '../adapters/systemClock';
 import { createTiktokenTokenizer } from '../adapters/tiktokenTokenizer';
 import { replaySession } from './replaySession';
@@ -74,7 +73,7 @@ export async function importSessions(path: string, options: ImportOptions): Prom
   const sources = findImportSources(path, options.from);
   const clock = options.clock ?? systemClock;
   const settings = options.settings ?? resolveEngineSettings({});
-  const archive = (options.openArchive ?? openSqliteArchive)(options.archivePath);
+  const archive = (options.openArchive ?? (await sqliteOpener()))(options.archivePath);
   const tokenizer = options.tokenizer ?? createTiktokenTokenizer();
   const result: ImportResult = { imported: [], failed: [] };
   // What another agent's tools printed enters the archive as a chat's would: redacted first.
@@ -122,3 +121,10 @@ function uniqueId(existing: readonly string[], clock: Clock): string {
   }
 }
 
+/**
+ * The SQLite store, loaded only when no other store is given: the universal .vsix carries no
+ * native driver, and a static import would make this module fail to load wherever it is missing.
+ */
+async function sqliteOpener() {
+  return (await import('../adapters/sqliteArchiveStore')).openSqliteArchive;
+}

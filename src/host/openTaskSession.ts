@@ -7,7 +7,6 @@ import { LspLanguageService } from '../adapters/lspLanguageService';
 import { NodeWorkspace } from '../adapters/nodeWorkspace';
 import { createTextSearcher } from '../adapters/ripgrepSearcher';
 import { ShellCommandRunner } from '../adapters/shellCommandRunner';
-import { openSqliteArchive } from '../adapters/sqliteArchiveStore';
 import { systemClock } from '../adapters/systemClock';
 import { createTiktokenTokenizer } from '../adapters/tiktokenTokenizer';
 import { ContextEngine } from '../engine/contextEngine';
@@ -119,7 +118,7 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
   });
   const maxOutput = Math.min(profile.maxOutputTokens, MAX_ANSWER_TOKENS);
   const settings = resolveEngineSettings({ contextWindow: profile.contextWindow, reservedOutputTokens: maxOutput, autoCondensePercent: profile.condensePercent, ...o.settings });
-  const archive = (o.openArchive ?? openSqliteArchive)(o.archivePath);
+  const archive = (o.openArchive ?? (await sqliteOpener()))(o.archivePath);
   const learnedFactor = archive.tokenFactor(o.model);
   const tokenizer = createTiktokenTokenizer(learnedFactor !== undefined ? { learnedFactor } : {});
   const workspace = new NodeWorkspace(o.workspaceRoot);
@@ -211,4 +210,12 @@ function typescriptLanguage(root: string, logger: Logger): LspLanguageService | 
     return undefined;
   }
   return new LspLanguageService({ root, server, logger });
+}
+
+/**
+ * The SQLite store, loaded only when no other store is given: the universal .vsix carries no
+ * native driver, and a static import would make this module fail to load wherever it is missing.
+ */
+async function sqliteOpener() {
+  return (await import('../adapters/sqliteArchiveStore')).openSqliteArchive;
 }

@@ -4,8 +4,22 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** Where scripts/setup-vscode.sh installs code-server 4.100.3 (VS Code 1.100.3); the suite runs from the project root. */
-export const CODE_SERVER_ENTRY = join(process.cwd(), '.tools', 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+/** One code-server install: its version, the Node that runs it and its entry script. */
+export interface CodeServerInstall {
+  version: string;
+  node: string;
+  entry: string;
+}
+
+/**
+ * The install runE2e.mjs hands over in STRATA_VSCODE_VERSION, _NODE and _ENTRY (as
+ * scripts/setup-vscode.sh printed them): 4.100.3 runs on the machine's Node 20, 4.139.1 on Node 24.
+ */
+export function codeServerInstallFromEnv(env: NodeJS.ProcessEnv = process.env): CodeServerInstall {
+  const { STRATA_VSCODE_VERSION: version, STRATA_VSCODE_NODE: node, STRATA_VSCODE_ENTRY: entry } = env;
+  if (!version || !node || !entry) throw new Error('STRATA_VSCODE_VERSION, STRATA_VSCODE_NODE and STRATA_VSCODE_ENTRY are not set: run the suite through `npm run test:e2e`');
+  return { version, node, entry };
+}
 
 /** A running code-server with its own config, data, cache, user-data and extensions folders. */
 export interface CodeServer {
@@ -34,7 +48,7 @@ export async function freePort(): Promise<number> {
  * The XDG variables keep code-server and Chromium out of the user's ~/.config, ~/.local and
  * ~/.cache (see ../shared/notes/real-vscode-here.md).
  */
-export async function startCodeServer(options: { vsix: string; settings: Record<string, unknown>; files: Record<string, string>; scratch?: string; env?: Record<string, string> }): Promise<CodeServer> {
+export async function startCodeServer(options: { install: CodeServerInstall; vsix: string; settings: Record<string, unknown>; files: Record<string, string>; scratch?: string; env?: Record<string, string> }): Promise<CodeServer> {
   const scratch = options.scratch ?? mkdtempSync(join(tmpdir(), 'strata-e2e-'));
   const env: NodeJS.ProcessEnv = { ...process.env, XDG_CONFIG_HOME: join(scratch, 'config'), XDG_DATA_HOME: join(scratch, 'data'), XDG_CACHE_HOME: join(scratch, 'cache'), ...options.env };
   delete env.ANTHROPIC_API_KEY; // the suite checks the no-key call to action
@@ -47,17 +61,18 @@ export async function startCodeServer(options: { vsix: string; settings: Record<
   const userSettingsFile = join(userData, 'User', 'settings.json');
   writeFileSync(userSettingsFile, JSON.stringify(options.settings, null, 2));
 
-  const install = spawnSync(process.execPath, [CODE_SERVER_ENTRY, '--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', options.vsix], { env, encoding: 'utf8' });
+  const { node, entry } = options.install;
+  const install = spawnSync(node, [entry, '--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', options.vsix], { env, encoding: 'utf8' });
   if (install.status !== 0 || !/successfully installed/i.test(install.stdout + install.stderr)) {
     throw new Error(`code-server could not install ${options.vsix} (exit ${install.status}):\n${install.stdout}\n${install.stderr}`);
   }
 
   const port = await freePort();
   const logFile = join(scratch, 'code-server.log');
-  const args = [CODE_SERVER_ENTRY, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--user-data-dir', userData, '--extensions-dir', extensions, workspace];
+  const args = [entry, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--user-data-dir', userData, '--extensions-dir', extensions, workspace];
   const out = openSync(logFile, 'a');
   // Own process group, so stop() ends code-server and the extension host it spawns, nothing else.
-  const child: ChildProcess = spawn(process.execPath, args, { env, detached: true, stdio: ['ignore', out, out] });
+  const child: ChildProcess = spawn(node, args, { env, detached: true, stdio: ['ignore', out, out] });
   const url = `http://127.0.0.1:${port}`;
   await waitForHealth(url, child, logFile);
   return {

@@ -2,6 +2,7 @@ import type { MessagesApiServer } from '../support/messagesApiServer';
 import { faults } from '../support/messagesApiServer';
 import { textAnswer } from '../support/messagesApiEvents';
 import type { StepContext } from './webuiSteps';
+import { clickQuickPickRow } from './quickPick';
 
 /** The session Import Session added at the start (its first query is its title). */
 const IMPORTED = 'Fix the failing test in src/math.test.ts';
@@ -18,8 +19,7 @@ export async function openSessionBusySteps(c: StepContext, api: MessagesApiServe
   const askToOpen = async () => {
     await runCommand('Strata: Open Session...');
     const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: IMPORTED }).first();
-    await row.waitFor({ timeout: c.timeoutMs });
-    await row.click();
+    await clickQuickPickRow(page, row, c.timeoutMs);
     await dialog.waitFor({ timeout: c.timeoutMs });
     await c.waitForText(dialog, /A turn is running in the chat\. Stop it and open "Fix the failing test in src\/math\.test\.ts"\?/);
   };

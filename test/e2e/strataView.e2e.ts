@@ -5,21 +5,32 @@ import { chromium, type Frame, type Page } from 'playwright-core';
 import { parseSessionText } from '../../src/shared/sessionSchema';
 import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
-import { startCodeServer, type CodeServer } from './codeServer';
+import { codeServerInstallFromEnv, startCodeServer, type CodeServer } from './codeServer';
 import { followSteps } from './followSteps';
 import { layerViewSteps } from './layerViewSteps';
 import { markdownAnswerStep } from './markdownSteps';
 import { newSessionBusySteps } from './newSessionBusySteps';
 import { openSessionBusySteps } from './openSessionBusySteps';
+import { clickQuickPickRow } from './quickPick';
 import { mentionSteps, settingsPanelSteps, showDiffStep, type StepContext } from './webuiSteps';
 
 /**
- * The Strata view in a real VS Code (code-server 4.100.3) in Debian's Chromium: the built
- * .vsix installed, the view opened, its webview driven, settings changed on disk. Each step
- * saves a screenshot under test/e2e/screenshots/. Exits non-zero at the first failed check.
+ * The Strata view in a real VS Code (code-server, the version runE2e.mjs names) in Debian's
+ * Chromium: the built .vsix installed, the view opened, its webview driven, settings changed on
+ * disk. Each step saves a screenshot under test/e2e/screenshots/<version>/. Exits non-zero at the
+ * first failed check.
  */
 const ROOT = process.cwd(); // runE2e.mjs runs the bundle from the project root
-const SHOTS = join(ROOT, 'test', 'e2e', 'screenshots');
+const INSTALL = codeServerInstallFromEnv();
+const SHOTS = join(ROOT, 'test', 'e2e', 'screenshots', INSTALL.version);
+/**
+ * The store the universal .vsix (no native module) gets on each version's extension host: 1.139
+ * runs Node 24, which has node:sqlite; 1.100 runs Node 20, which has none, so the plain-file
+ * store stands in.
+ */
+const STORES: Record<string, 'node:sqlite' | 'plain-file'> = { '4.139.1': 'node:sqlite', '4.100.3': 'plain-file' };
+const STORE = STORES[INSTALL.version];
+if (!STORE) throw new Error(`the suite does not know which archive store code-server ${INSTALL.version} gets`);
 const VSIX = join(ROOT, 'dist', 'strata.vsix');
 const STEP_TIMEOUT_MS = 30_000;
 const HELLO = 'export const hello = "world";\n';
@@ -41,14 +52,28 @@ interface RecordedBody {
   messages: unknown[];
 }
 
-const baseSettings = { 'security.workspace.trust.enabled': false, 'workbench.startupEditor': 'none', 'workbench.tips.enabled': false, 'extensions.ignoreRecommendations': true };
+/**
+ * Trust off: 1.139 shows a Restricted Mode banner until the folder is trusted. The secondary side
+ * bar hidden: 1.139 opens its own Chat view there, which narrows the editor the steps click in.
+ * Modal editors off: 1.139 opens the Settings editor as a modal over the window, which would take
+ * the clicks of the steps after it. A version that does not know a key ignores it.
+ */
+const baseSettings = {
+  'security.workspace.trust.enabled': false,
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'extensions.ignoreRecommendations': true,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'workbench.editor.useModal': 'off',
+};
 
 async function main(): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   const api = await MessagesApiServer.start({ models: [{ id: 'claude-sonnet-5-5', max_input_tokens: 200_000, max_tokens: 64_000 }] });
   const claudeConfig = mkdtempSync(join(tmpdir(), 'strata-e2e-claude-'));
   cpSync(CLAUDE_FIXTURE, join(claudeConfig, 'projects'), { recursive: true });
-  const server = await startCodeServer({ vsix: VSIX, settings: baseSettings, files: { 'hello.ts': HELLO }, env: { CLAUDE_CONFIG_DIR: claudeConfig } });
+  console.log(`e2e: code-server ${INSTALL.version}`);
+  const server = await startCodeServer({ install: INSTALL, vsix: VSIX, settings: baseSettings, files: { 'hello.ts': HELLO }, env: { CLAUDE_CONFIG_DIR: claudeConfig } });
   const browser = await chromium.launch({
     executablePath: process.env.STRATA_CHROMIUM ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -80,11 +105,12 @@ async function main(): Promise<void> {
       await webview.locator('[data-testid="no-api-key"]').waitFor({ timeout: STEP_TIMEOUT_MS });
       await expectText(webview.locator('[data-testid="no-api-key"]'), /Strata: Set API Key/);
     });
-    await check('the archive opened in the editor (native SQLite loaded)', async () => {
+    await check(`the archive opened, without a storage error${STORE === 'plain-file' ? ' (Node 20: the plain-file store, and the view says so)' : ''}`, async () => {
       await webview.locator('[data-testid="thresholds"]').waitFor({ timeout: STEP_TIMEOUT_MS });
       if ((await webview.locator('[data-testid="storage-error"]').count()) > 0) {
         throw new Error(`storage error shown: ${await webview.locator('[data-testid="storage-error"]').innerText()}`);
       }
+      if (STORE === 'plain-file') await waitForText(webview.locator('[data-testid="storage-fallback"]'), /plain-file archive/);
     });
     await check('the archive tree is empty before any exchange and says how it fills', async () => {
       await page!.getByText('No archived session yet. Chat in the Strata view').first().waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -93,12 +119,12 @@ async function main(): Promise<void> {
 
     await check('Import Session lists the Claude Code session and imports it, saying how many exchanges', async () => {
       await runCommand(page!, 'Strata: Import Session');
-      await page!.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Claude Code sessions' }).first().click({ timeout: STEP_TIMEOUT_MS });
+      await clickQuickPickRow(page!, page!.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Claude Code sessions' }).first(), STEP_TIMEOUT_MS);
       const row = page!.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Fix the failing test in src/math.test.ts' }).first();
       await row.waitFor({ timeout: STEP_TIMEOUT_MS });
       await expectText(row, /\/home\/dev\/calc/);
       await shot('import-picker');
-      await row.click();
+      await clickQuickPickRow(page!, row, STEP_TIMEOUT_MS);
       await page!.locator('.notifications-toasts').getByText(/imported 3 exchanges from "Fix the failing test in src\/math\.test\.ts" as session s-/).first().waitFor({ timeout: STEP_TIMEOUT_MS });
     });
     await shot('imported');
@@ -122,9 +148,12 @@ async function main(): Promise<void> {
     await check('a threshold changed in the Settings editor reaches the webview and settings.json', async () => {
       await expectText(webview.locator('[data-testid="auto-condense"]'), /auto-condense at 80%/);
       await runCommand(page!, 'Preferences: Open Settings (UI)');
-      const search = page!.locator('.settings-editor .suggest-input-container textarea, .settings-editor .search-container textarea').first();
+      // The search box is a Monaco editor: typed into, since 1.139's (EditContext) has no textarea to fill.
+      const search = page!.locator('.settings-editor .suggest-input-container, .settings-editor .search-container').first();
       await search.waitFor({ timeout: STEP_TIMEOUT_MS });
-      await search.fill('strata.autoCondensePercent');
+      await search.click();
+      await page!.keyboard.press('ControlOrMeta+A');
+      await page!.keyboard.type('strata.autoCondensePercent');
       // Wait for the filtered list: before it renders, the first number input is another setting.
       const input = page!.locator('.settings-editor .setting-item-contents').filter({ hasText: 'Auto Condense Percent' }).locator('input').first();
       await input.waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -266,6 +295,14 @@ async function main(): Promise<void> {
     await followSteps(webui, api);
     await layerViewSteps(webui);
 
+    // On 1.139 (Node 24) the archive is SQLite through node:sqlite, and the Archive view's title names it.
+    if (STORE === 'node:sqlite') {
+      await check("on Node 24 the archive is SQLite through node:sqlite, and the Archive view's title line says so", async () => {
+        const fallback = webview.locator('[data-testid="storage-fallback"], [data-testid="storage-error"]');
+        if ((await fallback.count()) > 0) throw new Error(`not on SQLite: ${await fallback.first().innerText()}`);
+        await waitForText(page!.locator('.pane-header').filter({ hasText: /Archive/ }).first(), /node:sqlite/i);
+      });
+    }
     if (consoleErrors.length > 0) throw new Error(`webview console errors:\n${consoleErrors.join('\n')}`);
     console.log(`e2e: all checks passed; screenshots in ${SHOTS}`);
   } catch (error) {
@@ -351,7 +388,7 @@ async function openSessionSteps(page: Page, webview: Frame, shot: (name: string)
     await row.waitFor({ timeout: STEP_TIMEOUT_MS });
     await expectText(row, /6 exchanges/);
     await shot('open-session-picker');
-    await row.click();
+    await clickQuickPickRow(page, row, STEP_TIMEOUT_MS);
     const past = webview.locator('[data-testid="history-entry"]');
     await past.nth(5).waitFor({ timeout: STEP_TIMEOUT_MS });
     const texts = await past.allInnerTexts();
@@ -386,7 +423,7 @@ async function exportAndDeleteSteps(page: Page, webview: Frame, server: CodeServ
   };
   await check('Export Archived Session... as JSON Lines writes a session file that parses back to the chat (superseded exchanges left out)', async () => {
     await menu('Export Archived Session...');
-    await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'JSON Lines' }).first().click({ timeout: STEP_TIMEOUT_MS });
+    await clickQuickPickRow(page, page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'JSON Lines' }).first(), STEP_TIMEOUT_MS);
     const path = page.locator('.quick-input-widget input');
     // The save dialog is a quick input prefilled with <workspace>/<session id>.jsonl.
     for (const deadline = Date.now() + STEP_TIMEOUT_MS; !/\.jsonl$/.test(await path.inputValue().catch(() => '')); ) {
