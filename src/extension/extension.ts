@@ -15,6 +15,8 @@ import { searchMentions } from './mentionSearch';
 import { importSessionCommand } from './importSessionCommand';
 import { createOutputLogger } from './outputLogger';
 import { ProposedDiff } from './proposedDiff';
+import { restoreLastSession } from './openArchivedSession';
+import { SessionMemory } from './sessionMemory';
 import { sessionOpener } from './sessionOpener';
 import { SettingsHandler } from './settingsHandler';
 import { StrataStatusBar } from './statusBar';
@@ -63,6 +65,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     showUsage: (usage) => statusBar.showUsage(usage),
     exchangeArchived: () => tree?.refreshSoon(),
     confirmStop,
+    memory: new SessionMemory(context.workspaceState, context.globalState, logger),
     logger,
   });
   const c = chat;
@@ -121,6 +124,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const opened = browsing.browser;
     s.add({ dispose: () => opened.close() });
     t.refresh();
+    // After a reload or a restart the chat goes back to the session the user was in.
+    restoreLastSession(c, opened, logger);
   } else if (archive.ok) {
     archiveView.message = browsing.message;
   }

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useReducer } from 'react';
-import { chatReducer, initialChatState } from './chatState';
+import { chatReducer, initialChatState, sessionTitleOf } from './chatState';
 import { ApiKeyNotice } from './components/ApiKeyNotice';
 import { Composer } from './components/Composer';
 import { ContextPanel } from './components/ContextPanel';
 import { MessageList } from './components/MessageList';
+import { SessionHeader } from './components/SessionHeader';
 import { SettingsPanel } from './components/SettingsPanel';
 import { onHostMessage } from './hostMessages';
 import { useSettingsPanel } from './settings/useSettingsPanel';
@@ -49,6 +50,7 @@ export function App() {
         </main>
       )}
       <main className="strata" hidden={settings.state.open}>
+      <SessionHeader title={sessionTitleOf(state)} condensing={state.condensing} onNewSession={newSession} />
       <ContextPanel usage={state.usage} engine={state.engine} sessionCost={state.sessionCost} cacheHitRate={state.cacheHitRate} storage={state.storage} busy={state.running !== undefined} />
       {state.apiKey === 'none' && <ApiKeyNotice />}
       <MessageList items={state.items} onApproval={answerApproval} resend={{ userSeqs: state.userSeqs, superseded: state.superseded, onResend: resend }} />
