@@ -222,11 +222,13 @@ export class ChatController {
       }
     }
     if (!opened) return { kind: 'no_session' };
+    const { engine } = opened.session;
     const abort = new AbortController();
     let events: EngineEvent[] = [];
     const done = (async () => {
       try {
-        events = await opened.session.engine.condenseNow(AbortSignal.any([signal, abort.signal]));
+        // The engine first estimates the saving: below condenseMinSavingTokens its warning says so and no call is made.
+        events = await engine.condenseNow(AbortSignal.any([signal, abort.signal]));
       } catch (error) {
         // The engine throws instead of reporting when it cannot lay the prompt out between turns.
         const message = error instanceof Error ? error.message : String(error);
@@ -235,14 +237,28 @@ export class ChatController {
         return;
       }
       for (const event of events) this.host.send({ type: 'chat/engineEvent', requestId, event });
+      await this.showUsageNow(engine);
     })();
     this.running = { kind: 'condense', requestId, abort, done };
+    this.host.send({ type: 'condense/running', running: true });
     try {
       await done;
     } finally {
       this.running = undefined;
+      this.host.send({ type: 'condense/running', running: false });
     }
     return { kind: 'done', events };
+  }
+
+  /** The meter and the status bar show the next prompt's size as it is now (after a condense). */
+  private async showUsageNow(engine: OpenedSession['session']['engine']): Promise<void> {
+    try {
+      const usage = await engine.usageNow();
+      this.host.send({ type: 'usage/updated', usage });
+      this.host.showUsage(usage);
+    } catch (error) {
+      this.host.logger.warn(`the meter could not be updated after condensing: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /** A setting or the key changed: the next turn reopens the session with the new values (same id, resumed). */
