@@ -102,7 +102,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   tree = t;
   archiveView = s.add(vscode.window.createTreeView(ARCHIVE_VIEW_ID, { treeDataProvider: t, showCollapseAll: true }));
   const lastRequest = s.add(new LastRequestDocument());
-  const documents = s.add(new ExchangeDocument(browser));
+  const documents = s.add(new ExchangeDocument(browser, logger));
   const archiveState = () => browsing;
   const showSettingsPanel = async () => {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
