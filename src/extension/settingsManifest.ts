@@ -49,7 +49,8 @@ function modelGroup(): ConfigurationGroup {
     properties: {
       'strata.model': { type: 'string', default: d.model, scope: 'resource', markdownDescription: 'Anthropic model id for chat answers (its context window is `strata.contextWindow`). The API key is not a setting: run **Strata: Set API Key**.' },
       'strata.condenseModel': { type: 'string', default: d.condenseModel, scope: 'resource', markdownDescription: 'Model id for condensing calls; empty uses `strata.model`.' },
-      'strata.baseUrl': { type: 'string', default: d.baseUrl, scope: 'machine-overridable', markdownDescription: "Messages API base URL; empty uses Anthropic's." },
+      // Not machine-overridable: in a remote window VS Code would write a User-scope value to the machine's settings.
+      'strata.baseUrl': { type: 'string', default: d.baseUrl, scope: 'resource', markdownDescription: "Messages API base URL; empty uses Anthropic's." },
       'strata.autoApprove.writes': { type: 'boolean', default: d.autoApproveWrites, scope: 'resource', markdownDescription: 'Apply file edits without asking first.' },
       'strata.autoApprove.commands': { type: 'boolean', default: d.autoApproveCommands, scope: 'resource', markdownDescription: 'Run shell commands without asking first.' },
     },
