@@ -6,6 +6,7 @@ import { parseSessionText } from '../../src/shared/sessionSchema';
 import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { startCodeServer, type CodeServer } from './codeServer';
+import { archiveStartsCollapsedStep, continuitySteps, previewText } from './continuitySteps';
 import { markdownAnswerStep } from './markdownSteps';
 import { newSessionBusySteps } from './newSessionBusySteps';
 import { openSessionBusySteps } from './openSessionBusySteps';
@@ -73,6 +74,7 @@ async function main(): Promise<void> {
     const webview = await check('the chat webview renders its input', () => findWebviewFrame(page!));
     await webview.locator('[data-testid="chat-input"]').waitFor({ timeout: STEP_TIMEOUT_MS });
     await shot('view-opened');
+    const webui: StepContext = { page, webview, server, check, shot, waitFor, waitForText, writeWorkspaceSettings, timeoutMs: STEP_TIMEOUT_MS };
 
     await check('without a key the view shows the Set API Key call to action', async () => {
       await webview.locator('[data-testid="no-api-key"]').waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -84,6 +86,7 @@ async function main(): Promise<void> {
         throw new Error(`storage error shown: ${await webview.locator('[data-testid="storage-error"]').innerText()}`);
       }
     });
+    await archiveStartsCollapsedStep(webui);
     await check('the archive tree is empty before any exchange and says how it fills', async () => {
       await page!.getByText('No archived session yet. Chat in the Strata view').first().waitFor({ timeout: STEP_TIMEOUT_MS });
     });
@@ -133,7 +136,6 @@ async function main(): Promise<void> {
     });
     await shot('threshold-70');
 
-    const webui: StepContext = { page, webview, server, check, shot, waitFor, waitForText, writeWorkspaceSettings, timeoutMs: STEP_TIMEOUT_MS };
     await settingsPanelSteps(webui);
     await mentionSteps(webui);
 
@@ -260,6 +262,7 @@ async function main(): Promise<void> {
     // After it: this step leaves a stopped turn in the Markdown step's session and the chat on the imported one.
     await openSessionBusySteps(webui, api, (title) => runCommand(page!, title));
     await newSessionBusySteps(webui, api);
+    await continuitySteps(webui, api);
 
     if (consoleErrors.length > 0) throw new Error(`webview console errors:\n${consoleErrors.join('\n')}`);
     console.log(`e2e: all checks passed; screenshots in ${SHOTS}`);
@@ -306,13 +309,11 @@ async function archiveTreeSteps(page: Page, shot: (name: string) => Promise<void
   });
   await shot('archive-exchanges');
 
-  await check('clicking an exchange opens it read-only as Markdown, with the answer text', async () => {
+  await check('clicking an exchange opens it rendered (Markdown preview), with the answer text and without the environment block', async () => {
     await exchanges.first().click();
-    await page.locator('.tabs-container .tab').filter({ hasText: 'e1.md' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
-    const lines = page.locator('.editor-instance .view-lines').first();
-    await waitForText(lines, /## Assistant/);
-    await waitForText(lines, new RegExp(escape(FIRST_ANSWER).replace(/ /g, '\\s')));
-    await waitForText(lines, /What does hello\.ts export\?/);
+    await page.locator('.tabs-container .tab').filter({ hasText: 'Preview e1.md' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    const text = await previewText(page, new RegExp(`Assistant[\\s\\S]*${escape(FIRST_ANSWER)}`), STEP_TIMEOUT_MS);
+    if (!/What does hello\.ts export\?/.test(text) || /<environment>|Added by Strata/.test(text)) throw new Error(`the rendered exchange: ${text.slice(0, 400)}`);
   });
   await shot('archive-exchange-open');
 }
@@ -327,11 +328,12 @@ async function archiveSearchSteps(page: Page, shot: (name: string) => Promise<vo
     const hit = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /e\d+ / }).first();
     await hit.waitFor({ timeout: STEP_TIMEOUT_MS });
     console.log(`e2e:      first hit: ${(await hit.innerText()).replace(/\s+/g, ' ')}`);
+    if (/environment|Time:/.test(await hit.innerText())) throw new Error('a search snippet shows the environment block');
     await shot('archive-search');
     await page.keyboard.press('Enter');
-    const tab = page.locator('.tabs-container .tab.active').filter({ hasText: /^e[23]\.md/ });
+    const tab = page.locator('.tabs-container .tab.active').filter({ hasText: /^Preview e[23]\.md/ });
     await tab.first().waitFor({ timeout: STEP_TIMEOUT_MS });
-    await waitForText(page.locator('.editor-instance .view-lines').first(), /strata/);
+    await previewText(page, /strata/, STEP_TIMEOUT_MS);
   });
   await shot('archive-search-opened');
 }

@@ -2,12 +2,12 @@
  * The session's title above the chat, with a New session action, and a line while Condense
  * runs (a paid model call that can take seconds).
  */
-export function SessionHeader(props: { title: string; condensing: boolean; onNewSession(): void }) {
+export function SessionHeader(props: { title: string; sessionId: string | undefined; condensing: boolean; onNewSession(): void }) {
   return (
     <header className="session-header">
       <div className="session-title-row">
         <span className="codicon codicon-comment-discussion" aria-hidden="true" />
-        <h2 className="session-title" data-testid="session-title" title={props.title}>
+        <h2 className="session-title" data-testid="session-title" data-session-id={props.sessionId} title={props.title}>
           {props.title}
         </h2>
         <button type="button" className="icon-button" data-testid="header-new-session" aria-label="New session" title="Start a new, empty session" onClick={props.onNewSession}>
