@@ -42,14 +42,12 @@ export class ExchangeDocument implements vscode.TextDocumentContentProvider, Dis
   async open(sessionId: string, seq: number): Promise<void> {
     const uri = vscode.Uri.from({ scheme: ARCHIVE_SCHEME, path: exchangeDocumentPath(sessionId, seq) });
     const document = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(uri), 'markdown');
-    const commands = await vscode.commands.getCommands(true);
-    if (commands.includes(MARKDOWN_PREVIEW)) {
-      try {
-        await vscode.commands.executeCommand(MARKDOWN_PREVIEW, uri);
-        return;
-      } catch (error) {
-        this.logger.warn(`the Markdown preview did not open ${uri.toString()} (${error instanceof Error ? error.message : String(error)}); showing the Markdown text`);
-      }
+    try {
+      // Not looked up in getCommands(): the Markdown extension registers it only once activated, which this call does.
+      await vscode.commands.executeCommand(MARKDOWN_PREVIEW, uri);
+      return;
+    } catch (error) {
+      this.logger.warn(`the Markdown preview did not open ${uri.toString()} (${error instanceof Error ? error.message : String(error)}); showing the Markdown text`);
     }
     await vscode.window.showTextDocument(document, { preview: true });
   }

@@ -50,7 +50,7 @@ export function App() {
         </main>
       )}
       <main className="strata" hidden={settings.state.open}>
-      <SessionHeader title={sessionTitleOf(state)} sessionId={state.sessionId} condensing={state.condensing} onNewSession={newSession} />
+      <SessionHeader title={sessionTitleOf(state)} sessionId={state.sessionId} condensing={state.condensing} />
       <ContextPanel usage={state.usage} engine={state.engine} sessionCost={state.sessionCost} cacheHitRate={state.cacheHitRate} storage={state.storage} busy={state.running !== undefined} />
       {state.apiKey === 'none' && <ApiKeyNotice />}
       <MessageList items={state.items} onApproval={answerApproval} resend={{ userSeqs: state.userSeqs, superseded: state.superseded, onResend: resend }} />

@@ -1,8 +1,8 @@
 /**
- * The session's title above the chat, with a New session action, and a line while Condense
- * runs (a paid model call that can take seconds).
+ * The session's title above the chat (New Session is the view's + action just above it, and a
+ * button under the input), and a line while Condense runs (a paid model call that can take seconds).
  */
-export function SessionHeader(props: { title: string; sessionId: string | undefined; condensing: boolean; onNewSession(): void }) {
+export function SessionHeader(props: { title: string; sessionId: string | undefined; condensing: boolean }) {
   return (
     <header className="session-header">
       <div className="session-title-row">
@@ -10,9 +10,6 @@ export function SessionHeader(props: { title: string; sessionId: string | undefi
         <h2 className="session-title" data-testid="session-title" data-session-id={props.sessionId} title={props.title}>
           {props.title}
         </h2>
-        <button type="button" className="icon-button" data-testid="header-new-session" aria-label="New session" title="Start a new, empty session" onClick={props.onNewSession}>
-          <span className="codicon codicon-add" aria-hidden="true" />
-        </button>
       </div>
       {props.condensing && (
         <p className="condense-progress" data-testid="condense-progress" role="status" aria-live="polite">
