@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { JsonFileState } from '../adapters/jsonFileState';
 import { newSessionId } from '../host/newSessionId';
 import { ApiKeyStore } from './apiKeyStore';
 import type { ArchiveBrowser } from '../engine/archiveBrowser';
@@ -65,7 +67,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     showUsage: (usage) => statusBar.showUsage(usage),
     exchangeArchived: () => tree?.refreshSoon(),
     confirmStop,
-    memory: new SessionMemory(context.workspaceState, context.globalState, logger),
+    // The workspace's storage folder when a folder is open (a file written at once), else workspaceState.
+    memory: new SessionMemory(context.storageUri ? new JsonFileState(join(context.storageUri.fsPath, 'chat-state.json')) : context.workspaceState, context.globalState, logger),
     logger,
   });
   const c = chat;

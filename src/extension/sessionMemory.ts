@@ -27,7 +27,10 @@ const MAX_COSTS = 500;
 /**
  * What survives a window reload besides the archive: the session the chat was in (per
  * workspace, with a marker while a turn runs) and each session's spent dollars (global: the
- * archive and its sessions are shared by every workspace). Stored values are parsed with zod;
+ * archive and its sessions are shared by every workspace). The per-workspace part is a JSON file
+ * in the workspace's storage folder (adapters/jsonFileState.ts): in code-server a
+ * `workspaceState` update still unacknowledged when the page reloaded a second later was lost
+ * ("Canceled"), and with it the marker of the turn the reload cut short. Stored values are parsed with zod;
  * a value that does not parse is treated as absent. No `vscode` import.
  */
 export class SessionMemory {

@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { MessagesApiServer } from '../support/messagesApiServer';
 import { faults } from '../support/messagesApiServer';
@@ -94,9 +96,11 @@ export async function continuitySteps(c: StepContext, api: MessagesApiServer): P
 
   await c.check('a turn running when the window reloads is shown as interrupted after it', async () => {
     api.enqueue(faults.stall(textAnswer('A slow answer that the reload cuts short.'), STALL_MS, 5));
+    const requests = api.messageRequests.length;
     await send('Take your time with this');
     await webview.locator('[data-testid="stop"]').waitFor({ timeout: c.timeoutMs });
-    await page.waitForTimeout(1_500); // the "turn running" marker reaches the workspace state
+    // Reload as soon as the request is out (the "turn running" marker was written before it).
+    await c.waitFor(() => api.messageRequests.length > requests, 'the request of the turn to reach the server');
     await page.reload();
     webview = await chatFrame(page, c.timeoutMs);
     await webview.locator(`[data-testid="session-title"][data-session-id="${sessionId}"]`).waitFor({ timeout: c.timeoutMs });
@@ -127,4 +131,27 @@ async function chatFrame(page: Page, timeoutMs: number): Promise<Frame> {
     await page.waitForTimeout(250);
   }
   throw new Error('no chat webview after the reload');
+}
+
+/**
+ * The settings panel at User scope: the base URL lands in the user's settings.json, not in the
+ * remote machine's (code-server is a remote window; the setting was machine-overridable). Writes
+ * the base URL the suite already uses, so nothing else changes.
+ */
+export async function userScopeSettingStep(c: StepContext, webview: Frame, baseUrl: string): Promise<void> {
+  const machineFile = join(dirname(dirname(c.server.userSettingsFile)), 'Machine', 'settings.json');
+  await c.check('a base URL saved at User scope in the settings panel lands in the user settings.json, not the machine settings', async () => {
+    const header = c.page.locator('.pane-header').filter({ hasText: /^Chat|Chat$/ }).first();
+    await header.hover({ timeout: c.timeoutMs });
+    await header.locator('.action-label[aria-label^="Open Settings"]').click({ timeout: c.timeoutMs });
+    await webview.locator('[data-testid="settings-panel"]').waitFor({ timeout: c.timeoutMs });
+    await webview.locator('[data-testid="scope-user"]').click();
+    const input = webview.locator('[data-testid="setting-strata.baseUrl"] input');
+    await input.fill(baseUrl);
+    await input.press('Enter');
+    await c.waitFor(() => readFileSync(c.server.userSettingsFile, 'utf8').includes(`"strata.baseUrl": "${baseUrl}"`), `the user settings.json to hold strata.baseUrl: ${baseUrl}`);
+    if (existsSync(machineFile) && readFileSync(machineFile, 'utf8').includes('strata.baseUrl')) throw new Error(`the machine settings (${machineFile}) hold strata.baseUrl`);
+    await c.shot('settings-user-scope');
+    await webview.locator('[data-testid="settings-close"]').click();
+  });
 }

@@ -6,7 +6,7 @@ import { parseSessionText } from '../../src/shared/sessionSchema';
 import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { startCodeServer, type CodeServer } from './codeServer';
-import { archiveStartsCollapsedStep, continuitySteps, previewText } from './continuitySteps';
+import { archiveStartsCollapsedStep, continuitySteps, previewText, userScopeSettingStep } from './continuitySteps';
 import { markdownAnswerStep } from './markdownSteps';
 import { newSessionBusySteps } from './newSessionBusySteps';
 import { openSessionBusySteps } from './openSessionBusySteps';
@@ -262,7 +262,7 @@ async function main(): Promise<void> {
     // After it: this step leaves a stopped turn in the Markdown step's session and the chat on the imported one.
     await openSessionBusySteps(webui, api, (title) => runCommand(page!, title));
     await newSessionBusySteps(webui, api);
-    await continuitySteps(webui, api);
+    await userScopeSettingStep(webui, await continuitySteps(webui, api), api.url);
 
     if (consoleErrors.length > 0) throw new Error(`webview console errors:\n${consoleErrors.join('\n')}`);
     console.log(`e2e: all checks passed; screenshots in ${SHOTS}`);
