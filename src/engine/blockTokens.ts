@@ -1,4 +1,5 @@
 import type { ContentBlock, Message, MessagesRequest, ToolDefinition } from '../shared/messages';
+import { isEnvironmentBlock } from '../shared/exchangeText';
 import { toolResultText } from '../shared/messages';
 import type { Tokenizer } from './ports';
 
@@ -23,9 +24,9 @@ export function blockText(block: ContentBlock): string {
   }
 }
 
-/** The text an archive indexes for search: every block but encrypted thinking, one per line. */
+/** The text an archive indexes for search: every block but encrypted thinking and the turn environment, one per line. */
 export function searchableText(messages: readonly Message[]): string {
-  return messages.flatMap((m) => m.content.filter((b) => b.type !== 'redacted_thinking').map(blockText)).join('\n');
+  return messages.flatMap((m) => m.content.filter((b) => b.type !== 'redacted_thinking' && !(b.type === 'text' && isEnvironmentBlock(b.text))).map(blockText)).join('\n');
 }
 
 /** Model tokens of one block, framing included. */

@@ -29,21 +29,9 @@ const KEEP_AFTER_CONDENSE = 2;
  */
 export async function condense(state: EngineState, summarizer: Summarizer, promptTokens: () => number, signal?: AbortSignal): Promise<CondenseOutcome> {
   const count = (s: string) => state.tokenizer.count(s);
-  const keep = Math.min(KEEP_AFTER_CONDENSE, state.tail.length);
-  const leaving = state.tail.slice(0, state.tail.length - keep);
-  if (leaving.length === 0 && !state.archiveText) return { ok: false, error: 'Nothing to condense yet: the conversation is all in working memory.' };
-  const parts: string[] = [];
-  if (state.condensed) parts.push(`Earlier summary (e1-e${state.condensed.throughSeq}):\n${state.condensed.text}`);
-  for (const seq of [...state.summaries.keys()].sort((a, b) => a - b)) {
-    if (seq <= state.foldedThrough && (!state.condensed || seq > state.condensed.throughSeq)) parts.push(state.summaries.get(seq)!);
-  }
-  for (const ex of leaving) {
-    const text = [...ex.input, ...(ex.output ?? [])].map(blockText).join('\n');
-    parts.push(`e${ex.seq}:\n${text}`);
-  }
-  const text = parts.join('\n\n');
-  const replacedTokens = count(text);
-  const maxOutputTokens = Math.max(200, Math.min(4_000, Math.floor(replacedTokens / 4)));
+  const input = condenseInput(state);
+  if (!input) return { ok: false, error: NOTHING_TO_CONDENSE };
+  const { leaving, text, replacedTokens, maxOutputTokens } = input;
   const prompt = state.settings.condensePrompt ?? DEFAULT_CONDENSE_PROMPT;
   const request: MessagesRequest = {
     system: [{ type: 'text', text: prompt }],
@@ -62,18 +50,71 @@ export async function condense(state: EngineState, summarizer: Summarizer, promp
   }
   const before = promptTokens();
   const saved = condensedFields(state);
-  const throughSeq = leaving.length > 0 ? leaving[leaving.length - 1]!.seq : state.foldedThrough;
-  state.condensed = { throughSeq, text: result.text.trim() };
-  state.tail = state.tail.slice(leaving.length);
-  state.foldedThrough = Math.max(state.foldedThrough, throughSeq);
-  state.mode = 'layered';
-  rebuildArchive(state);
+  const throughSeq = applySummary(state, leaving, result.text.trim());
   const after = promptTokens();
   if (after >= before) {
     Object.assign(state, saved);
     return { ok: false, call, error: `Condensing would have made the prompt ${after} tokens instead of ${before} (too little history to condense yet); the summary was discarded and the conversation kept as it was.` };
   }
   return { ok: true, call, throughSeq };
+}
+
+const NOTHING_TO_CONDENSE = 'Nothing to condense yet: the conversation is all in working memory.';
+
+/** What a condense would summarise: the exchanges leaving working memory and the text sent for them (tokens). */
+function condenseInput(state: EngineState): { leaving: EngineState['tail']; text: string; replacedTokens: number; maxOutputTokens: number } | undefined {
+  const keep = Math.min(KEEP_AFTER_CONDENSE, state.tail.length);
+  const leaving = state.tail.slice(0, state.tail.length - keep);
+  if (leaving.length === 0 && !state.archiveText) return undefined;
+  const parts: string[] = [];
+  if (state.condensed) parts.push(`Earlier summary (e1-e${state.condensed.throughSeq}):\n${state.condensed.text}`);
+  for (const seq of [...state.summaries.keys()].sort((a, b) => a - b)) {
+    if (seq <= state.foldedThrough && (!state.condensed || seq > state.condensed.throughSeq)) parts.push(state.summaries.get(seq)!);
+  }
+  for (const ex of leaving) {
+    const text = [...ex.input, ...(ex.output ?? [])].map(blockText).join('\n');
+    parts.push(`e${ex.seq}:\n${text}`);
+  }
+  const text = parts.join('\n\n');
+  const replacedTokens = state.tokenizer.count(text);
+  return { leaving, text, replacedTokens, maxOutputTokens: Math.max(200, Math.min(4_000, Math.floor(replacedTokens / 4))) };
+}
+
+/** Puts `summary` in place of the leaving exchanges (L3 rebuilt); returns the seq it covers through. */
+function applySummary(state: EngineState, leaving: EngineState['tail'], summary: string): number {
+  const throughSeq = leaving.length > 0 ? leaving[leaving.length - 1]!.seq : state.foldedThrough;
+  state.condensed = { throughSeq, text: summary };
+  state.tail = state.tail.slice(leaving.length);
+  state.foldedThrough = Math.max(state.foldedThrough, throughSeq);
+  state.mode = 'layered';
+  rebuildArchive(state);
+  return throughSeq;
+}
+
+/** What a condense would save, before paying for it: prompt tokens now and after, with the summary at its cap. */
+export interface CondenseEstimate {
+  /** Prompt tokens as the next prompt stands (tokens). */
+  before: number;
+  /** Prompt tokens with the summary as long as the call may write it (tokens): the least saving. */
+  after: number;
+  /** `before - after`, 0 when it would not shrink (tokens). */
+  saved: number;
+}
+
+/**
+ * Estimates a condense without calling the model: the leaving exchanges are replaced by an
+ * empty summary, the prompt measured, the state put back, and the summary's cap (the most the
+ * call may write) added. Undefined when there is nothing to condense.
+ */
+export function estimateCondense(state: EngineState, promptTokens: () => number): CondenseEstimate | undefined {
+  const input = condenseInput(state);
+  if (!input) return undefined;
+  const before = promptTokens();
+  const saved = condensedFields(state);
+  applySummary(state, input.leaving, '');
+  const after = promptTokens() + input.maxOutputTokens;
+  Object.assign(state, saved);
+  return { before, after, saved: Math.max(0, before - after) };
 }
 
 /** What condense() changes in the state (rebuildArchive also drops old summaries), to put back. */

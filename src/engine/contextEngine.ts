@@ -4,7 +4,7 @@ import { parseProtocolBlocks } from '../shared/protocolSchema';
 import type { Housekeeping } from '../shared/protocolSchema';
 import { contentTokens, safeBudget } from './blockTokens';
 import type { CondenseCall } from './condenser';
-import { condense, slideWindow } from './condenser';
+import { condense, estimateCondense, slideWindow } from './condenser';
 import { callCost } from './engineEvents';
 import type { EngineEvent } from './engineEvents';
 import { activeHeaders, effectiveBudget, newEngineState, resetEngineState, SESSION_GROWTH, sessionBudget } from './engineState';
@@ -313,23 +313,50 @@ export class ContextEngine {
     return by !== undefined ? ` (superseded by e${by})` : '';
   }
 
-  /** The user pressed Condense: condense now, whatever the usage. */
+  /**
+   * The user pressed Condense: condense now, whatever the usage, unless the estimated saving is
+   * below `condenseMinSavingTokens`: then a warning says so and no model call is made.
+   */
   async condenseNow(signal?: AbortSignal): Promise<EngineEvent[]> {
     const events: EngineEvent[] = [];
     if (!this.state.task) {
       events.push({ type: 'warning', turn: this.nextSeq, message: 'Nothing to condense yet: the session has no exchanges.' });
       return events;
     }
-    // Between turns nothing is pending: sizes are measured as the next prompt would be with an
-    // empty input, which is then taken away again.
+    await this.betweenTurns(async () => {
+      const min = this.state.settings.condenseMinSavingTokens;
+      const estimate = min > 0 ? estimateCondense(this.state, () => buildTurn(this.state).tokens) : undefined;
+      if (estimate && estimate.saved < min) {
+        events.push({ type: 'warning', turn: this.nextSeq, message: `Condense would save about ${estimate.saved.toLocaleString('en-US')} tokens (the prompt is ${estimate.before.toLocaleString('en-US')}); not worth a call, so none was made. The minimum saving is ${min.toLocaleString('en-US')} tokens (setting condenseMinSavingTokens).` });
+        return;
+      }
+      await this.condenseOrSlide(this.nextSeq, buildTurn(this.state).tokens, events, [], signal, false);
+    });
+    return events;
+  }
+
+  /** The usage the next prompt would have (between turns: with an empty input), for the meter after a condense. */
+  async usageNow(): Promise<Usage> {
+    return this.betweenTurns(async () => {
+      const s = this.state.settings;
+      const budget = safeBudget(effectiveBudget(s), this.state.tokenizer);
+      const built = buildTurn(this.state);
+      return computeUsage(built.tokens, s.contextWindow, s.reservedOutputTokens, layerUsage(this.state, built.request, built.tokens, budget));
+    });
+  }
+
+  /**
+   * Between turns nothing is pending: sizes are measured as the next prompt would be with an
+   * empty input, which is then taken away again.
+   */
+  private async betweenTurns<T>(work: () => Promise<T>): Promise<T> {
     const measuring = !this.state.pending;
     if (measuring) this.state.pending = { seq: this.nextSeq, createdAt: 0, input: [{ type: 'text', text: '…' }], calls: new Map(), originals: new Map(), inputTokens: 0, outputTokens: 0 };
     try {
-      await this.condenseOrSlide(this.nextSeq, buildTurn(this.state).tokens, events, [], signal, false);
+      return await work();
     } finally {
       if (measuring) this.state.pending = undefined;
     }
-    return events;
   }
 
   private async condenseOrSlide(turn: number, tokensBefore: number, events: EngineEvent[], calls: CondenseCall[], signal?: AbortSignal, slide = true) {

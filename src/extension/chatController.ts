@@ -8,6 +8,7 @@ import { ApprovalBroker, type AutoApprove } from './approvalBroker';
 import type { ClampedSettings } from './clampSettings';
 import { stopQuestion, type BusyKind, type ConfirmStop } from './stopQuestion';
 import { contextFigures } from './contextFigures';
+import type { SessionMemory } from './sessionMemory';
 import { taskEventMessages } from './taskEventMessages';
 
 /** A Task session as the extension opened it, with the latest request body for "Show Last Request". */
@@ -34,7 +35,15 @@ export interface ChatHost {
   exchangeArchived?(sessionId: string): void;
   /** Asks before New Session stops a running turn or condense (a modal in the editor). */
   confirmStop: ConfirmStop;
+  /** The last session per workspace and each session's cost, kept across reloads (absent: nothing is kept). */
+  memory?: Pick<SessionMemory, 'last' | 'remember' | 'forget' | 'cost' | 'addCost'>;
   logger: Logger;
+}
+
+/** An archived session as the chat shows it when it comes back: its title and compact history. */
+export interface ArchivedSessionView {
+  title: string;
+  history: ResumedHistory;
 }
 
 /** A resumed session's compact history (sessionHistory.ts builds it from the archive). */
@@ -68,6 +77,12 @@ export class ChatController {
   private condenseCount = 0;
   /** Shown again if the webview reloads; undefined for a session started here. */
   private history: ResumedHistory | undefined;
+  /** The archive's title of a resumed session. */
+  private title: string | undefined;
+  /** The message of a turn a reload cut short, shown as interrupted until the next turn starts. */
+  private interrupted: string | undefined;
+  /** Set by dispose(): a turn stopped because the window goes away keeps its "running" marker. */
+  private closing = false;
   private readonly approvals: ApprovalBroker;
   private figures: ContextFigures | undefined;
 
@@ -141,6 +156,9 @@ export class ChatController {
     await this.closeSession();
     this.sessionId = this.host.newSessionId();
     this.history = undefined;
+    this.title = undefined;
+    this.interrupted = undefined;
+    this.host.memory?.forget();
     this.host.logger.info(`session ${this.sessionId} started`);
     this.host.send(this.startedMessage(requestId));
     return 'started';
@@ -151,7 +169,7 @@ export class ChatController {
    * the next message opens `sessionId` (openTaskSession resumes it from the archive, folded). The
    * webview shows `history`. Resuming the session in use changes nothing.
    */
-  async resumeSession(sessionId: string, history: ResumedHistory): Promise<void> {
+  async resumeSession(sessionId: string, history: ResumedHistory, title?: string): Promise<void> {
     if (sessionId === this.sessionId) return;
     const running = this.running;
     this.stopRunning('The user opened another session.');
@@ -159,21 +177,61 @@ export class ChatController {
     await this.closeSession();
     this.sessionId = sessionId;
     this.history = history;
+    this.title = title;
+    this.interrupted = undefined;
+    this.host.memory?.remember(sessionId);
     this.host.logger.info(`session ${sessionId} resumed (${history.entries.length + history.omitted} history entries)`);
     this.host.send(this.startedMessage());
+  }
+
+  /**
+   * After a reload or a restart: the chat goes back to the session it was in (the memory's last
+   * one), with its archived history; a turn that was running then is shown as interrupted. Does
+   * nothing once this activation's chat has started anything, or when the last session was left
+   * empty (New Session) or is gone from the archive. `lookup` reads the archive.
+   */
+  restoreLast(lookup: (sessionId: string) => ArchivedSessionView | undefined): 'restored' | 'none' {
+    const last = this.host.memory?.last();
+    if (!last || this.running || this.opening || this.history || last.sessionId === this.sessionId) return 'none';
+    const found = lookup(last.sessionId);
+    // A first turn cut short may have left nothing in the archive: its message is all there is.
+    if (!found && !last.running) {
+      this.host.logger.info(`the last session ${last.sessionId} is not in the archive; the chat starts a new one`);
+      return 'none';
+    }
+    this.sessionId = last.sessionId;
+    this.history = found?.history ?? { entries: [], omitted: 0 };
+    this.title = found?.title;
+    this.interrupted = last.running?.text;
+    this.host.memory?.remember(last.sessionId);
+    this.host.logger.info(`session ${last.sessionId} restored after a reload (${this.history.entries.length} history entries${last.running ? ', its running turn interrupted' : ''})`);
+    this.host.send(this.startedMessage());
+    return 'restored';
   }
 
   /** Condenses the open session now; its events show as rows in the chat flow. */
   async condenseNow(signal: AbortSignal): Promise<CondenseOutcome> {
     if (this.running) return { kind: 'busy' };
-    const opened = this.opened;
-    if (!opened) return { kind: 'no_session' };
     const requestId = `condense-${++this.condenseCount}`;
+    let opened = this.opened;
+    // A session resumed from the archive (Open Session, a reload) is opened for it: it has history to condense.
+    if (!opened && this.history && this.history.entries.length > 0) {
+      try {
+        opened = await this.session();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        this.host.send({ type: 'chat/error', requestId, code: error instanceof StrataError ? error.code : 'session_failed', message });
+        return { kind: 'done', events: [] };
+      }
+    }
+    if (!opened) return { kind: 'no_session' };
+    const { engine } = opened.session;
     const abort = new AbortController();
     let events: EngineEvent[] = [];
     const done = (async () => {
       try {
-        events = await opened.session.engine.condenseNow(AbortSignal.any([signal, abort.signal]));
+        // The engine first estimates the saving: below condenseMinSavingTokens its warning says so and no call is made.
+        events = await engine.condenseNow(AbortSignal.any([signal, abort.signal]));
       } catch (error) {
         // The engine throws instead of reporting when it cannot lay the prompt out between turns.
         const message = error instanceof Error ? error.message : String(error);
@@ -182,14 +240,28 @@ export class ChatController {
         return;
       }
       for (const event of events) this.host.send({ type: 'chat/engineEvent', requestId, event });
+      await this.showUsageNow(engine);
     })();
     this.running = { kind: 'condense', requestId, abort, done };
+    this.host.send({ type: 'condense/running', running: true });
     try {
       await done;
     } finally {
       this.running = undefined;
+      this.host.send({ type: 'condense/running', running: false });
     }
     return { kind: 'done', events };
+  }
+
+  /** The meter and the status bar show the next prompt's size as it is now (after a condense). */
+  private async showUsageNow(engine: OpenedSession['session']['engine']): Promise<void> {
+    try {
+      const usage = await engine.usageNow();
+      this.host.send({ type: 'usage/updated', usage });
+      this.host.showUsage(usage);
+    } catch (error) {
+      this.host.logger.warn(`the meter could not be updated after condensing: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /** A setting or the key changed: the next turn reopens the session with the new values (same id, resumed). */
@@ -215,6 +287,7 @@ export class ChatController {
 
   /** Stops the turn, refuses open approvals and closes the session (deactivation). */
   async dispose(): Promise<void> {
+    this.closing = true;
     const running = this.running;
     this.stopRunning('The editor is closing.');
     await running?.done;
@@ -236,12 +309,17 @@ export class ChatController {
       return;
     }
     const abort = new AbortController();
+    const sessionId = this.sessionId;
+    this.interrupted = undefined;
+    this.host.memory?.remember(sessionId, text);
     const done = this.runTurn(requestId, text, abort.signal, resendFrom);
     this.running = { kind: 'turn', requestId, abort, done };
     try {
       await done;
     } finally {
       if (this.running?.requestId === requestId) this.running = undefined;
+      // A turn the closing window stopped stays marked: the next activation shows it as interrupted.
+      if (!this.closing && this.sessionId === sessionId) this.host.memory?.remember(sessionId);
     }
   }
 
@@ -262,6 +340,7 @@ export class ChatController {
         // As the request goes out, not when it is answered: turn_done carries the same layers.
         if (event.type === 'request') this.host.showUsage(event.layers);
         if (event.type === 'exchange') this.host.exchangeArchived?.(session.sessionId);
+        if (event.type === 'turn_done') this.host.memory?.addCost(session.sessionId, event.report.cost.totalUsd);
         for (const message of taskEventMessages(event, requestId)) emit(message);
       });
       try {
@@ -320,6 +399,9 @@ export class ChatController {
       ...(requestId ? { requestId } : {}),
       sessionId: this.sessionId,
       ...(this.history ? { history: this.history.entries, omitted: this.history.omitted } : {}),
+      ...(this.title ? { title: this.title } : {}),
+      ...(this.interrupted !== undefined ? { interrupted: this.interrupted } : {}),
+      ...(this.host.memory ? { cost: this.host.memory.cost(this.sessionId) } : {}),
     };
   }
 

@@ -3,7 +3,9 @@ import type { Logger } from '../engine/ports';
 import type { EngineSettings } from '../shared/engineSettings';
 import type { SettingScope, SettingValue } from '../shared/settingsFields';
 import { clampSettings, type ClampedSettings } from './clampSettings';
+import { buildConfigurationContribution } from './settingsManifest';
 import { engineSettingSpecs, settingName } from './settingsSpec';
+import { settingsFileWritten } from './settingsTarget';
 import type { Disposable } from './disposableStore';
 import type { SettingsAccess } from './settingsHandler';
 
@@ -59,6 +61,7 @@ export class StrataConfig implements Disposable {
       const target = scope === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
       await vscode.workspace.getConfiguration('strata').update(relative(name), value, target);
     },
+    writtenTo: (name, scope) => settingsFileWritten(scope, manifestScopes().get(name), vscode.env.remoteName),
     hasWorkspace: () => (vscode.workspace.workspaceFolders?.length ?? 0) > 0,
   };
 
@@ -81,6 +84,13 @@ export class StrataConfig implements Disposable {
     }
     return result;
   }
+}
+
+let scopes: Map<string, unknown> | undefined;
+/** Each Strata setting's manifest `scope`, read once. */
+function manifestScopes(): Map<string, unknown> {
+  scopes ??= new Map(buildConfigurationContribution().flatMap((g) => Object.entries(g.properties).map(([name, p]) => [name, p.scope] as const)));
+  return scopes;
 }
 
 /** `strata.autoCondensePercent` -> `autoCondensePercent` (the key under `getConfiguration('strata')`). */

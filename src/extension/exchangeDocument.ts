@@ -1,8 +1,12 @@
 import * as vscode from 'vscode';
 import type { ArchiveBrowser } from '../engine/archiveBrowser';
+import type { Logger } from '../engine/ports';
 import type { Disposable } from './disposableStore';
 import { ARCHIVE_SCHEME, exchangeDocumentPath, parseExchangeDocumentPath } from './archiveTreeModel';
 import { exchangeMarkdown } from './exchangeMarkdown';
+
+/** The built-in Markdown extension's command: renders a document (any scheme) in a preview tab. */
+const MARKDOWN_PREVIEW = 'markdown.showPreview';
 
 /**
  * Archived exchanges as read-only Markdown documents (`strata-archive:/<session>/e<seq>.md`):
@@ -11,7 +15,10 @@ import { exchangeMarkdown } from './exchangeMarkdown';
 export class ExchangeDocument implements vscode.TextDocumentContentProvider, Disposable {
   private readonly registration = vscode.workspace.registerTextDocumentContentProvider(ARCHIVE_SCHEME, this);
 
-  constructor(private readonly browser: () => ArchiveBrowser | undefined) {}
+  constructor(
+    private readonly browser: () => ArchiveBrowser | undefined,
+    private readonly logger: Logger,
+  ) {}
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     const target = parseExchangeDocumentPath(uri.path);
@@ -27,9 +34,21 @@ export class ExchangeDocument implements vscode.TextDocumentContentProvider, Dis
     }
   }
 
+  /**
+   * Opens the exchange rendered (the built-in Markdown preview, whose "Open Source" shows the
+   * text); as a read-only Markdown editor when the preview is not available (the Markdown
+   * extension disabled).
+   */
   async open(sessionId: string, seq: number): Promise<void> {
     const uri = vscode.Uri.from({ scheme: ARCHIVE_SCHEME, path: exchangeDocumentPath(sessionId, seq) });
     const document = await vscode.languages.setTextDocumentLanguage(await vscode.workspace.openTextDocument(uri), 'markdown');
+    try {
+      // Not looked up in getCommands(): the Markdown extension registers it only once activated, which this call does.
+      await vscode.commands.executeCommand(MARKDOWN_PREVIEW, uri);
+      return;
+    } catch (error) {
+      this.logger.warn(`the Markdown preview did not open ${uri.toString()} (${error instanceof Error ? error.message : String(error)}); showing the Markdown text`);
+    }
     await vscode.window.showTextDocument(document, { preview: true });
   }
 

@@ -1,6 +1,6 @@
 import type { ArchivedSessionInfo } from '../engine/archiveBrowser';
 import type { ArchivedExchange } from '../engine/ports';
-import { isAddedBlock } from '../shared/exchangeText';
+import { isAddedBlock, isEnvironmentBlock } from '../shared/exchangeText';
 import type { ContentBlock, Message } from '../shared/messages';
 import { toolResultText } from '../shared/messages';
 import { formatTime } from './archiveTreeModel';
@@ -8,7 +8,7 @@ import { formatTime } from './archiveTreeModel';
 /**
  * An archived exchange as Markdown, for the read-only exchange document and the Markdown
  * export: the user's input, the answer, tool calls with their input as JSON, tool results as
- * code, blocks Strata added (environment, mentions) as code. Thinking is not shown, only marked.
+ * code, mentions Strata added as code; the turn environment block is left out. Thinking is not shown, only marked.
  * Pure; no `vscode` import.
  */
 export function exchangeMarkdown(exchange: ArchivedExchange, level = 1): string {
@@ -39,6 +39,7 @@ function messageMarkdown(message: Message): string {
 function blockMarkdown(block: ContentBlock): string {
   switch (block.type) {
     case 'text':
+      if (isEnvironmentBlock(block.text)) return ''; // the turn's time and open files: noise when reading the exchange
       return isAddedBlock(block.text) ? `**Added by Strata:**\n\n${fenced(block.text, 'xml')}` : block.text.trim();
     case 'tool_use':
       return `**Tool call** \`${block.name}\` (${block.id})\n\n${fenced(JSON.stringify(block.input ?? null, null, 2), 'json')}`;

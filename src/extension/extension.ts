@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { JsonFileState } from '../adapters/jsonFileState';
 import { newSessionId } from '../host/newSessionId';
 import { ApiKeyStore } from './apiKeyStore';
 import type { ArchiveBrowser } from '../engine/archiveBrowser';
@@ -15,6 +17,8 @@ import { searchMentions } from './mentionSearch';
 import { importSessionCommand } from './importSessionCommand';
 import { createOutputLogger } from './outputLogger';
 import { ProposedDiff } from './proposedDiff';
+import { restoreLastSession } from './openArchivedSession';
+import { SessionMemory } from './sessionMemory';
 import { sessionOpener } from './sessionOpener';
 import { SettingsHandler } from './settingsHandler';
 import { StrataStatusBar } from './statusBar';
@@ -63,6 +67,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     showUsage: (usage) => statusBar.showUsage(usage),
     exchangeArchived: () => tree?.refreshSoon(),
     confirmStop,
+    // The workspace's storage folder when a folder is open (a file written at once), else workspaceState.
+    memory: new SessionMemory(context.storageUri ? new JsonFileState(join(context.storageUri.fsPath, 'chat-state.json')) : context.workspaceState, context.globalState, logger),
     logger,
   });
   const c = chat;
@@ -99,7 +105,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   tree = t;
   archiveView = s.add(vscode.window.createTreeView(ARCHIVE_VIEW_ID, { treeDataProvider: t, showCollapseAll: true }));
   const lastRequest = s.add(new LastRequestDocument());
-  const documents = s.add(new ExchangeDocument(browser));
+  const documents = s.add(new ExchangeDocument(browser, logger));
   const archiveState = () => browsing;
   const showSettingsPanel = async () => {
     await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
@@ -127,6 +133,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const opened = browsing.browser;
     s.add({ dispose: () => opened.close() });
     t.refresh();
+    // After a reload or a restart the chat goes back to the session the user was in.
+    restoreLastSession(c, opened, logger);
   } else if (archive.ok) {
     archiveView.message = browsing.message;
   }

@@ -10,6 +10,8 @@ export interface SettingsAccess {
   effective(name: string): unknown;
   /** `value` undefined removes the setting from `scope`. Rejects with VS Code's reason when it cannot write. */
   update(name: string, value: SettingValue | undefined, scope: SettingScope): Promise<void>;
+  /** The settings file an update of `name` at `scope` lands in, as the log names it ("user settings"...). */
+  writtenTo(name: string, scope: SettingScope): string;
   hasWorkspace(): boolean;
 }
 
@@ -64,7 +66,7 @@ export class SettingsHandler {
     }
     try {
       await this.access.update(key, write, scope);
-      this.logger.info(`settings panel: ${key} ${write === undefined ? 'reset' : `= ${JSON.stringify(write).slice(0, 80)}`} in ${scope} settings`);
+      this.logger.info(`settings panel: ${key} ${write === undefined ? 'reset' : `= ${JSON.stringify(write).slice(0, 80)}`} in ${this.access.writtenTo(key, scope)}`);
       reply(true);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

@@ -51,7 +51,8 @@ function modelGroup(): ConfigurationGroup {
     properties: {
       'strata.model': { type: 'string', default: d.model, scope: 'resource', markdownDescription: 'Anthropic model id for chat answers (its context window is `strata.contextWindow`). The API key is not a setting: run **Strata: Set API Key**.' },
       'strata.condenseModel': { type: 'string', default: d.condenseModel, scope: 'resource', markdownDescription: 'Model id for condensing calls; empty uses `strata.model`.' },
-      'strata.baseUrl': { type: 'string', default: d.baseUrl, scope: 'machine-overridable', markdownDescription: "Messages API base URL; empty uses Anthropic's." },
+      // Not machine-overridable: in a remote window VS Code would write a User-scope value to the machine's settings.
+      'strata.baseUrl': { type: 'string', default: d.baseUrl, scope: 'resource', markdownDescription: "Messages API base URL; empty uses Anthropic's." },
       'strata.autoApprove.writes': { type: 'boolean', default: d.autoApproveWrites, scope: 'resource', markdownDescription: 'Apply file edits without asking first.' },
       'strata.autoApprove.commands': { type: 'boolean', default: d.autoApproveCommands, scope: 'resource', markdownDescription: 'Run shell commands without asking first.' },
       'strata.redactSecrets': {
@@ -77,10 +78,11 @@ function archiveGroup(order: number): ConfigurationGroup {
         enumDescriptions: [
           "The editor's own SQLite (node:sqlite, VS Code on Node 22.13+), else better-sqlite3, else a plain file.",
           "Node's built-in SQLite; needs an editor on Node 22.13 or later.",
-          'The better-sqlite3 native module shipped with the extension; loads only where it was built for the editor.',
+          'The better-sqlite3 native module, where one built for the editor\'s Node is installed (a development checkout; the .vsix ships none).',
         ],
         default: 'auto',
-        scope: 'machine',
+        // Not machine-scoped: User scope must mean the user's settings in a remote window too (settingsTarget.ts).
+        scope: 'window',
         markdownDescription: 'Which SQLite library holds the archive (the same file either way). Applies when the window reloads. A driver that does not load here is reported and `auto` is used.',
       },
     },

@@ -73,6 +73,7 @@ export const ENGINE_SETTING_GROUPS: ReadonlyArray<{ title: string; keys: Partial
     title: 'Condensing',
     keys: {
       autoCondensePercent: 'Condense automatically when a prompt passes this share of (window - reserved output), in percent.',
+      condenseMinSavingTokens: 'Condense Now first estimates what it would save; below this many prompt tokens it says so and makes no model call, in tokens (0 = always call).',
       condensePrompt: 'Replaces the built-in condensing instructions when set (characters of text; empty keeps the built-in one).',
     },
   },

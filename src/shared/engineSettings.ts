@@ -51,6 +51,8 @@ export const engineSettingsSchema = z.object({
   outputMaxLines: z.number().int().min(10).max(100_000).default(200),
   /** Condense automatically when a prompt passes this share of (window - reserve), percent. */
   autoCondensePercent: z.number().int().min(5).max(100).default(80),
+  /** Condense Now makes its model call only when it would save at least this many prompt tokens (estimated first); 0 = always. */
+  condenseMinSavingTokens: z.number().int().min(0).max(1_000_000).default(500),
   /** Replaces the built-in condensing instructions when set. */
   condensePrompt: z.string().max(20_000).optional(),
   /** Tokens of archive content a single turn may retrieve by context request. */

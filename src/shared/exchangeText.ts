@@ -32,6 +32,11 @@ export function userText(input: Message): string | undefined {
   return texts.length > 0 ? texts.join('\n\n') : undefined;
 }
 
+/** True for the turn environment block (time, open files, terminal): bookkeeping a person searching or reading skips. */
+export function isEnvironmentBlock(text: string): boolean {
+  return text.startsWith('<environment>');
+}
+
 /** True for a text block the Task loop added to the user's message (environment, mention). */
 export function isAddedBlock(text: string): boolean {
   return ADDED_BLOCK.test(text);

@@ -154,10 +154,18 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
     sessionId: z.string().min(1),
     history: z.array(historyEntrySchema).max(1_000).optional(),
     omitted: z.number().int().nonnegative().optional(),
+    /** The archive's title of a resumed session; a new one is titled by its first message. */
+    title: z.string().max(500).optional(),
+    /** Dollars the session had cost before (the meter carries on from it). */
+    cost: z.number().nonnegative().optional(),
+    /** The message of a turn that was running when the window went away (a reload): shown as interrupted. */
+    interrupted: z.string().max(1_000).optional(),
   }),
   z.object({ type: z.literal('usage/updated'), usage: usageSchema }),
   /** The window, reserve, budget and layer caps the context panel shows (see contextFiguresSchema). */
   z.object({ type: z.literal('context/figures'), figures: contextFiguresSchema }),
+  /** Condense Now started (`running`) or ended: the view shows progress meanwhile. */
+  z.object({ type: z.literal('condense/running'), running: z.boolean() }),
   /** The user's message of turn `requestId` is exchange `e${seq}`: the id an edit and resend names. */
   z.object({ type: z.literal('chat/userMessage'), requestId, seq: z.number().int().positive() }),
   /** An edited message was resent as `e${by}`: exchanges `superseded` (from `from` on) left the conversation. */

@@ -6,6 +6,7 @@ import { parseSessionText } from '../../src/shared/sessionSchema';
 import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { codeServerInstallFromEnv, startCodeServer, type CodeServer } from './codeServer';
+import { archiveStartsCollapsedStep, continuitySteps, previewText, userScopeSettingStep } from './continuitySteps';
 import { followSteps } from './followSteps';
 import { layerViewSteps } from './layerViewSteps';
 import { markdownAnswerStep } from './markdownSteps';
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
     const webview = await check('the chat webview renders its input', () => findWebviewFrame(page!));
     await webview.locator('[data-testid="chat-input"]').waitFor({ timeout: STEP_TIMEOUT_MS });
     await shot('view-opened');
+    const webui: StepContext = { page, webview, server, check, shot, waitFor, waitForText, writeWorkspaceSettings, timeoutMs: STEP_TIMEOUT_MS };
 
     await check('without a key the view shows the Set API Key call to action', async () => {
       await webview.locator('[data-testid="no-api-key"]').waitFor({ timeout: STEP_TIMEOUT_MS });
@@ -112,6 +114,7 @@ async function main(): Promise<void> {
       }
       if (STORE === 'plain-file') await waitForText(webview.locator('[data-testid="storage-fallback"]'), /plain-file archive/);
     });
+    await archiveStartsCollapsedStep(webui);
     await check('the archive tree is empty before any exchange and says how it fills', async () => {
       await page!.getByText('No archived session yet. Chat in the Strata view').first().waitFor({ timeout: STEP_TIMEOUT_MS });
     });
@@ -164,7 +167,6 @@ async function main(): Promise<void> {
     });
     await shot('threshold-70');
 
-    const webui: StepContext = { page, webview, server, check, shot, waitFor, waitForText, writeWorkspaceSettings, timeoutMs: STEP_TIMEOUT_MS };
     await settingsPanelSteps(webui);
     await mentionSteps(webui);
 
@@ -294,6 +296,7 @@ async function main(): Promise<void> {
     // In the empty session New session left: a long answer, Jump to latest, an approval in view.
     await followSteps(webui, api);
     await layerViewSteps(webui);
+    await userScopeSettingStep(webui, await continuitySteps(webui, api), api.url);
 
     // On 1.139 (Node 24) the archive is SQLite through node:sqlite, and the Archive view's title names it.
     if (STORE === 'node:sqlite') {
@@ -348,13 +351,11 @@ async function archiveTreeSteps(page: Page, shot: (name: string) => Promise<void
   });
   await shot('archive-exchanges');
 
-  await check('clicking an exchange opens it read-only as Markdown, with the answer text', async () => {
+  await check('clicking an exchange opens it rendered (Markdown preview), with the answer text and without the environment block', async () => {
     await exchanges.first().click();
-    await page.locator('.tabs-container .tab').filter({ hasText: 'e1.md' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
-    const lines = page.locator('.editor-instance .view-lines').first();
-    await waitForText(lines, /## Assistant/);
-    await waitForText(lines, new RegExp(escape(FIRST_ANSWER).replace(/ /g, '\\s')));
-    await waitForText(lines, /What does hello\.ts export\?/);
+    await page.locator('.tabs-container .tab').filter({ hasText: 'Preview e1.md' }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    const text = await previewText(page, new RegExp(`Assistant[\\s\\S]*${escape(FIRST_ANSWER)}`), STEP_TIMEOUT_MS);
+    if (!/What does hello\.ts export\?/.test(text) || /<environment>|Added by Strata/.test(text)) throw new Error(`the rendered exchange: ${text.slice(0, 400)}`);
   });
   await shot('archive-exchange-open');
 }
@@ -369,11 +370,12 @@ async function archiveSearchSteps(page: Page, shot: (name: string) => Promise<vo
     const hit = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /e\d+ / }).first();
     await hit.waitFor({ timeout: STEP_TIMEOUT_MS });
     console.log(`e2e:      first hit: ${(await hit.innerText()).replace(/\s+/g, ' ')}`);
+    if (/environment|Time:/.test(await hit.innerText())) throw new Error('a search snippet shows the environment block');
     await shot('archive-search');
     await page.keyboard.press('Enter');
-    const tab = page.locator('.tabs-container .tab.active').filter({ hasText: /^e[23]\.md/ });
+    const tab = page.locator('.tabs-container .tab.active').filter({ hasText: /^Preview e[23]\.md/ });
     await tab.first().waitFor({ timeout: STEP_TIMEOUT_MS });
-    await waitForText(page.locator('.editor-instance .view-lines').first(), /strata/);
+    await previewText(page, /strata/, STEP_TIMEOUT_MS);
   });
   await shot('archive-search-opened');
 }

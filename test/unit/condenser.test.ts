@@ -34,7 +34,8 @@ function exchangesText(messages: Message[], from: number, to: number): string {
 /** A session of `n` exchanges ending with an answer: nothing pending, as when the Condense button is pressed. */
 async function session(n: number, outputLines: number, summarizer: Summarizer, settings = {}) {
   const messages = syntheticSession(n, outputLines).slice(0, -1);
-  const { engine } = makeEngine(settings, { summarizer });
+  // The call itself is tested here: no minimum saving (condenseSaving.test.ts tests that gate).
+  const { engine } = makeEngine({ condenseMinSavingTokens: 0, ...settings }, { summarizer });
   await drive(engine, messages);
   return { engine, messages };
 }

@@ -390,7 +390,7 @@ describe('step-wise output masking (outputMaskTokens)', () => {
 
 describe('condenseNow between turns (the Condense button)', () => {
   it('condenses with nothing pending, reports sizes, and the next turn goes on', async () => {
-    const { engine } = makeEngine();
+    const { engine } = makeEngine({ condenseMinSavingTokens: 0 }); // the call, not the saving gate (condenseSaving.test.ts)
     expect(await engine.condenseNow()).toEqual([{ type: 'warning', turn: 1, message: 'Nothing to condense yet: the session has no exchanges.' }]);
     // Ends with an answer: nothing is pending when the button is pressed.
     await drive(engine, syntheticSession(8).slice(0, -1));
@@ -407,7 +407,7 @@ describe('condenseNow between turns (the Condense button)', () => {
     // A summarizer that answers with a few words: smaller than the one exchange it replaces, but
     // leaving full mode adds headers and the narrative, so the prompt as a whole would grow.
     const terse = { summarize: async () => ({ text: 'Looked at one file.', inputTokens: 50, outputTokens: 5 }) };
-    const { engine } = makeEngine({}, { summarizer: terse });
+    const { engine } = makeEngine({ condenseMinSavingTokens: 0 }, { summarizer: terse }); // past the saving gate: the discard itself
     await drive(engine, syntheticSession(3).slice(0, -1));
     engine.beginExchange(user(text('next?')));
     const before = await engine.assemble();

@@ -74,7 +74,7 @@ describe('ContextEngine refuses misuse with a code and a message that says what 
     };
     const engine = new ContextEngine({
       sessionId: 's1',
-      settings: resolveEngineSettings({}),
+      settings: resolveEngineSettings({ condenseMinSavingTokens: 0 }),
       tokenizer: charTokenizer,
       archive: new MemoryArchive(),
       summarizer: slow,

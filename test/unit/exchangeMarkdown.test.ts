@@ -17,6 +17,7 @@ const exchange: ArchivedExchange = {
         { type: 'tool_result', tool_use_id: 'tu1', content: 'file with ``` fence inside' },
         { type: 'tool_result', tool_use_id: 'tu2', content: [{ type: 'text', text: 'boom' }], is_error: true },
         { type: 'text', text: '<environment>\nTime: now\n</environment>' },
+        { type: 'text', text: '<mention path="a.ts">\nconst a = 1;\n</mention>' },
       ],
     },
     {
@@ -42,7 +43,8 @@ describe('an archived exchange as Markdown', () => {
         '## User',
         '**Tool result** (tu1)\n\n````text\nfile with ``` fence inside\n````',
         '**Tool result** (tu2) **error**\n\n```text\nboom\n```',
-        '**Added by Strata:**\n\n```xml\n<environment>\nTime: now\n</environment>\n```',
+        // The environment block is left out; a mention Strata added is shown as such.
+        '**Added by Strata:**\n\n```xml\n<mention path="a.ts">\nconst a = 1;\n</mention>\n```',
         '## Assistant',
         '_(thinking omitted: 21 characters)_',
         '_(redacted thinking omitted)_',
@@ -51,6 +53,7 @@ describe('an archived exchange as Markdown', () => {
       ].join('\n\n') + '\n',
     );
     expect(md).not.toContain('secret reasoning');
+    expect(md).not.toContain('environment');
   });
 
   it('renders a session with its title and every exchange one heading level down', () => {

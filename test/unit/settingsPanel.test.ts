@@ -34,6 +34,7 @@ function memorySettings(hasWorkspace = true): SettingsAccess & { user: Map<strin
       if (value === undefined) map.delete(name);
       else map.set(name, value);
     },
+    writtenTo: (_name: string, scope: SettingScope) => `${scope} settings`,
     hasWorkspace: () => hasWorkspace,
   };
   return store;

@@ -1,10 +1,11 @@
 import { useCallback, useEffect, useReducer } from 'react';
-import { chatReducer, initialChatState } from './chatState';
+import { chatReducer, initialChatState, sessionTitleOf } from './chatState';
 import { ApiKeyNotice } from './components/ApiKeyNotice';
 import { Composer } from './components/Composer';
 import { ContextPanel } from './components/ContextPanel';
 import { LiveAnnouncer } from './components/LiveAnnouncer';
 import { MessageList } from './components/MessageList';
+import { SessionHeader } from './components/SessionHeader';
 import { SettingsPanel } from './components/SettingsPanel';
 import { onHostMessage } from './hostMessages';
 import { useSettingsPanel } from './settings/useSettingsPanel';
@@ -50,6 +51,7 @@ export function App() {
         </main>
       )}
       <main className="strata" hidden={settings.state.open}>
+      <SessionHeader title={sessionTitleOf(state)} sessionId={state.sessionId} condensing={state.condensing} />
       <ContextPanel usage={state.usage} figures={state.figures} timeline={state.timeline} sessionCost={state.sessionCost} storage={state.storage} busy={state.running !== undefined} />
       {state.apiKey === 'none' && <ApiKeyNotice />}
       <LiveAnnouncer items={state.items} running={state.running} />

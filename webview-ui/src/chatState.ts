@@ -20,6 +20,8 @@ export type ChatItem =
 /** Everything the chat view shows; changed only by `chatReducer`. */
 export interface ChatState {
   sessionId: string | undefined;
+  /** The archive's title of a resumed session; undefined for a new one (its first message titles it). */
+  title: string | undefined;
   items: ChatItem[];
   /** The request whose turn is running (Stop aborts it); undefined when idle. */
   running: string | undefined;
@@ -32,6 +34,8 @@ export interface ChatState {
   /** Share of the last prompt read from the prompt cache, 0..1; undefined before the first answer. */
   cacheHitRate: number | undefined;
   storage: { ok: boolean; message: string; fallback?: boolean } | undefined;
+  /** Condense Now is running (its model call can take seconds). */
+  condensing: boolean;
   /** Exchange id of each user message, by item id (what Edit resends from). */
   userSeqs: Record<string, number>;
   /** Items an edited, resent message superseded (shown greyed; the archive keeps them). */
@@ -44,6 +48,7 @@ export interface ChatState {
 
 export const initialChatState: ChatState = {
   sessionId: undefined,
+  title: undefined,
   items: [],
   running: undefined,
   apiKey: undefined,
@@ -53,6 +58,7 @@ export const initialChatState: ChatState = {
   sessionCost: 0,
   cacheHitRate: undefined,
   storage: undefined,
+  condensing: false,
   userSeqs: {},
   superseded: [],
   figures: undefined,
@@ -78,7 +84,9 @@ export function chatReducer(state: ChatState, action: HostToWebview | LocalActio
     case 'storage/status':
       return { ...state, storage: { ok: action.ok, message: action.message, ...(action.fallback ? { fallback: true } : {}) } };
     case 'session/started':
-      return action.sessionId === state.sessionId ? state : { ...state, sessionId: action.sessionId, items: historyItems(action), running: undefined, usage: undefined, sessionCost: 0, cacheHitRate: undefined, userSeqs: {}, superseded: [], timeline: emptyTimeline };
+      return action.sessionId === state.sessionId ? state : { ...state, sessionId: action.sessionId, title: action.title, items: historyItems(action), running: undefined, usage: undefined, sessionCost: action.cost ?? 0, cacheHitRate: undefined, userSeqs: {}, superseded: [], timeline: emptyTimeline };
+    case 'condense/running':
+      return { ...state, condensing: action.running };
     case 'usage/updated':
       return { ...state, usage: action.usage };
     case 'chat/textDelta': {
@@ -133,9 +141,25 @@ export function chatReducer(state: ChatState, action: HostToWebview | LocalActio
   }
 }
 
-/** A resumed session's compact history as chat rows; a note first when older entries were left out. */
+/**
+ * A resumed session's compact history as chat rows; a note first when older entries were left
+ * out, one last when a reload interrupted its running turn.
+ */
 function historyItems(action: Extract<HostToWebview, { type: 'session/started' }>): ChatItem[] {
   const items: ChatItem[] = action.history?.map((h) => ({ kind: h.role, id: `h${h.seq}:${h.role}`, text: h.text, past: true })) ?? [];
+  if (action.interrupted !== undefined) {
+    const asked = action.interrupted.length > 80 ? `${action.interrupted.slice(0, 80)}…` : action.interrupted;
+    items.push({ kind: 'event', id: 'h0:interrupted', event: { type: 'warning', turn: 0, message: `Interrupted by a reload: the turn for "${asked}" stopped when the window went away. What it did is in the archive; send a message to go on.` } });
+  }
   if (action.omitted) items.unshift({ kind: 'event', id: 'h0:omitted', event: { type: 'warning', turn: 0, message: `${action.omitted} earlier messages are not shown: the Archive view has the whole session.` } });
   return items;
+}
+
+/** The title the view shows: the archive's, else the session's first message, else "New session". */
+export function sessionTitleOf(state: Pick<ChatState, 'title' | 'items'>): string {
+  if (state.title) return state.title;
+  const first = state.items.find((i) => i.kind === 'user');
+  const line = first?.kind === 'user' ? first.text.replace(/\s+/g, ' ').trim() : '';
+  if (line === '') return 'New session';
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
