@@ -41,7 +41,7 @@ describe('ProtocolStreamFilter', () => {
         expect(pieces.join('')).toBe(VISIBLE);
         for (const piece of pieces) expect(piece).not.toMatch(/summaries|"ids"/);
       }),
-      { seed: 7, numRuns: 300 },
+      { seed: 7, numRuns: 10_000 },
     );
   });
 
@@ -59,7 +59,7 @@ describe('ProtocolStreamFilter', () => {
         expect(pieces.slice(0, -1).join('')).toBe('Use a ');
         expect(pieces.join('')).toBe(prose);
       }),
-      { seed: 13, numRuns: 200 },
+      { seed: 13, numRuns: 10_000 },
     );
     expect(stream('ok <housekeeping>{"summ', [5, 9]).join('')).toBe('ok <housekeeping>{"summ');
     expect(visibleAnswerText('A <context_request> is how you ask. <housekeeping>{}</housekeeping>')).toBe('A <context_request> is how you ask.');
@@ -71,7 +71,7 @@ describe('ProtocolStreamFilter', () => {
         fc.pre(!text.includes('<housekeeping>') && !text.includes('<context_request>'));
         expect(stream(text, cuts).join('')).toBe(text);
       }),
-      { seed: 11, numRuns: 300 },
+      { seed: 11, numRuns: 10_000 },
     );
   });
 
