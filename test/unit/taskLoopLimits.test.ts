@@ -4,13 +4,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../src/adapters/tempFiles';
 import { requestProblems } from '../../src/engine/requestValidity';
 import type { TaskSession, TaskSessionOptions } from '../../src/host/openTaskSession';
-import { openTaskSession } from '../../src/host/openTaskSession';
 import type { Message, MessagesRequest, ToolResultBlock, ToolUseBlock } from '../../src/shared/messages';
 import type { TaskEvent } from '../../src/task/taskEvents';
 import { MessagesApiServer } from '../support/messagesApiServer';
+import { lastUser, LIVE_TASK_MODEL, openLiveTask, requestBodies } from '../support/liveTask';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 
-const MODEL = 'claude-sonnet-5-5';
+const MODEL = LIVE_TASK_MODEL;
 const FILE_TEXT = 'export const answer = 41;\n';
 
 let server: MessagesApiServer;
@@ -19,27 +19,11 @@ let session: TaskSession;
 let events: TaskEvent[];
 
 async function open(options: Partial<TaskSessionOptions> = {}): Promise<TaskSession> {
-  const s = await openTaskSession({
-    workspaceRoot: join(temp.dir, 'ws'),
-    archivePath: join(temp.dir, 'archive.sqlite'),
-    apiKey: `sk-ant-test-${Date.now()}`,
-    baseURL: server.url,
-    model: MODEL,
-    frontEnd: 'test',
-    approve: async () => ({ approved: true }),
-    logger: { info: () => {}, warn: () => {}, error: () => {} },
-    ...options,
-  });
-  s.task.onEvent((e) => events.push(e));
-  return s;
+  return openLiveTask(server, temp.dir, events, options);
 }
 
 function bodies(): MessagesRequest[] {
-  return server.messageRequests.map((r) => r.body as MessagesRequest);
-}
-
-function lastUser(body: MessagesRequest): Message {
-  return body.messages[body.messages.length - 1]!;
+  return requestBodies(server);
 }
 
 function results(message: Message): ToolResultBlock[] {

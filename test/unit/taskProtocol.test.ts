@@ -5,14 +5,14 @@ import { makeTempDir } from '../../src/adapters/tempFiles';
 import { renderChatEvent } from '../../src/cli/chatOutput';
 import { taskEventMessages } from '../../src/extension/taskEventMessages';
 import type { TaskSession } from '../../src/host/openTaskSession';
-import { openTaskSession } from '../../src/host/openTaskSession';
 import { CONTEXT_FOLLOW_UP, CONTEXT_FOLLOW_UP_LAST } from '../../src/shared/exchangeText';
 import type { Message, MessagesRequest, ToolResultBlock } from '../../src/shared/messages';
 import type { TaskEvent } from '../../src/task/taskEvents';
 import { MessagesApiServer } from '../support/messagesApiServer';
+import { lastUser, LIVE_TASK_MODEL, openLiveTask, requestBodies } from '../support/liveTask';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 
-const MODEL = 'claude-sonnet-5-5';
+const MODEL = LIVE_TASK_MODEL;
 
 let server: MessagesApiServer;
 let temp: { dir: string; remove: () => void };
@@ -20,26 +20,11 @@ let session: TaskSession;
 let events: TaskEvent[];
 
 async function open(): Promise<TaskSession> {
-  const s = await openTaskSession({
-    workspaceRoot: join(temp.dir, 'ws'),
-    archivePath: join(temp.dir, 'archive.sqlite'),
-    apiKey: `sk-ant-test-${Date.now()}`,
-    baseURL: server.url,
-    model: MODEL,
-    frontEnd: 'test',
-    approve: async () => ({ approved: true }),
-    logger: { info: () => {}, warn: () => {}, error: () => {} },
-  });
-  s.task.onEvent((e) => events.push(e));
-  return s;
+  return openLiveTask(server, temp.dir, events);
 }
 
 function bodies(): MessagesRequest[] {
-  return server.messageRequests.map((r) => r.body as MessagesRequest);
-}
-
-function lastUser(body: MessagesRequest): Message {
-  return body.messages[body.messages.length - 1]!;
+  return requestBodies(server);
 }
 
 function texts(message: Message): string[] {

@@ -4,14 +4,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../src/adapters/tempFiles';
 import { requestProblems } from '../../src/engine/requestValidity';
 import type { TaskSession } from '../../src/host/openTaskSession';
-import { openTaskSession } from '../../src/host/openTaskSession';
 import { PAUSE_FOLLOW_UP } from '../../src/shared/exchangeText';
 import type { ContentBlock, Message, MessagesRequest, ToolResultBlock, ToolUseBlock } from '../../src/shared/messages';
 import type { TaskEvent } from '../../src/task/taskEvents';
 import { faults, MessagesApiServer } from '../support/messagesApiServer';
+import { lastUser, LIVE_TASK_MODEL, openLiveTask, requestBodies } from '../support/liveTask';
 import { textAnswer } from '../support/messagesApiEvents';
 
-const MODEL = 'claude-sonnet-5-5';
+const MODEL = LIVE_TASK_MODEL;
 
 let server: MessagesApiServer;
 let temp: { dir: string; remove: () => void };
@@ -20,29 +20,16 @@ let events: TaskEvent[];
 let approvals: number;
 
 async function open(): Promise<TaskSession> {
-  const s = await openTaskSession({
-    workspaceRoot: join(temp.dir, 'ws'),
-    archivePath: join(temp.dir, 'archive.sqlite'),
-    apiKey: `sk-ant-test-${Date.now()}`,
-    baseURL: server.url,
-    model: MODEL,
-    frontEnd: 'test',
+  return openLiveTask(server, temp.dir, events, {
     approve: async () => {
       approvals += 1;
       return { approved: true };
     },
-    logger: { info: () => {}, warn: () => {}, error: () => {} },
   });
-  s.task.onEvent((e) => events.push(e));
-  return s;
 }
 
 function bodies(): MessagesRequest[] {
-  return server.messageRequests.map((r) => r.body as MessagesRequest);
-}
-
-function lastUser(body: MessagesRequest): Message {
-  return body.messages[body.messages.length - 1]!;
+  return requestBodies(server);
 }
 
 function toolUses(body: MessagesRequest): ToolUseBlock[] {
