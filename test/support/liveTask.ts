@@ -10,10 +10,10 @@ export const LIVE_TASK_MODEL = 'claude-sonnet-5-5';
 
 /**
  * A Task session as the CLI and the extension open it (real SDK over HTTP to `server`, a real
- * SQLite archive), on `dir`/ws with `dir`/archive.sqlite; every event is pushed to `events`.
+ * SQLite archive), on `dir`/ws with `dir`/archive.sqlite; every event goes to `onEvent`.
  * Approves every call unless `options` says otherwise.
  */
-export async function openLiveTask(server: MessagesApiServer, dir: string, events: TaskEvent[], options: Partial<TaskSessionOptions> = {}): Promise<TaskSession> {
+export async function openLiveTask(server: MessagesApiServer, dir: string, onEvent: (event: TaskEvent) => void, options: Partial<TaskSessionOptions> = {}): Promise<TaskSession> {
   const session = await openTaskSession({
     workspaceRoot: join(dir, 'ws'),
     archivePath: join(dir, 'archive.sqlite'),
@@ -25,7 +25,7 @@ export async function openLiveTask(server: MessagesApiServer, dir: string, event
     logger: { info: () => {}, warn: () => {}, error: () => {} },
     ...options,
   });
-  session.task.onEvent((e) => events.push(e));
+  session.task.onEvent(onEvent);
   return session;
 }
 

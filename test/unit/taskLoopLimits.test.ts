@@ -19,7 +19,7 @@ let session: TaskSession;
 let events: TaskEvent[];
 
 async function open(options: Partial<TaskSessionOptions> = {}): Promise<TaskSession> {
-  return openLiveTask(server, temp.dir, events, options);
+  return openLiveTask(server, temp.dir, (e) => events.push(e), options);
 }
 
 function bodies(): MessagesRequest[] {

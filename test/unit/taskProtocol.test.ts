@@ -20,7 +20,7 @@ let session: TaskSession;
 let events: TaskEvent[];
 
 async function open(): Promise<TaskSession> {
-  return openLiveTask(server, temp.dir, events);
+  return openLiveTask(server, temp.dir, (e) => events.push(e));
 }
 
 function bodies(): MessagesRequest[] {

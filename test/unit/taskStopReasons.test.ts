@@ -20,7 +20,7 @@ let events: TaskEvent[];
 let approvals: number;
 
 async function open(): Promise<TaskSession> {
-  return openLiveTask(server, temp.dir, events, {
+  return openLiveTask(server, temp.dir, (e) => events.push(e), {
     approve: async () => {
       approvals += 1;
       return { approved: true };
