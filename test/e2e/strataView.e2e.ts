@@ -296,12 +296,14 @@ async function main(): Promise<void> {
     // In the empty session New session left: a long answer, Jump to latest, an approval in view.
     await followSteps(webui, api);
     await layerViewSteps(webui);
-    await userScopeSettingStep(webui, await continuitySteps(webui, api), api.url);
+    // The continuity steps reload the page: the chat's frame after them is a new one.
+    const chatFrame = await continuitySteps(webui, api);
+    await userScopeSettingStep(webui, chatFrame, api.url);
 
     // On 1.139 (Node 24) the archive is SQLite through node:sqlite, and the Archive view's title names it.
     if (STORE === 'node:sqlite') {
       await check("on Node 24 the archive is SQLite through node:sqlite, and the Archive view's title line says so", async () => {
-        const fallback = webview.locator('[data-testid="storage-fallback"], [data-testid="storage-error"]');
+        const fallback = chatFrame.locator('[data-testid="storage-fallback"], [data-testid="storage-error"]');
         if ((await fallback.count()) > 0) throw new Error(`not on SQLite: ${await fallback.first().innerText()}`);
         await waitForText(page!.locator('.pane-header').filter({ hasText: /Archive/ }).first(), /node:sqlite/i);
       });
