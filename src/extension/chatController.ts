@@ -8,6 +8,8 @@ import { ApprovalBroker, type AutoApprove } from './approvalBroker';
 import type { ClampedSettings } from './clampSettings';
 import { stopQuestion, type BusyKind, type ConfirmStop } from './stopQuestion';
 import { contextFigures } from './contextFigures';
+import { sessionEngineSettings, tableProfile } from '../task/modelProfiles';
+import type { EngineSettings } from '../shared/engineSettings';
 import type { SessionMemory } from './sessionMemory';
 import { taskEventMessages } from './taskEventMessages';
 
@@ -269,10 +271,15 @@ export class ChatController {
     if (this.opened || this.opening) this.stale = true;
   }
 
-  pushSettings(settings: ClampedSettings): void {
+  /**
+   * `explicit`: the engine settings the user set. Before a session opens the panel shows what one
+   * would run with (the model's window and answer room from the built-in table, then `explicit`),
+   * so its figures do not change when the first message opens the session.
+   */
+  pushSettings(settings: ClampedSettings, explicit: Partial<EngineSettings>): void {
     this.host.send({ type: 'settings/changed', engine: settings.engine, model: settings.model });
     // An open session keeps its figures (the model's window and reserve) until it reopens with these.
-    if (!this.opened) this.pushFigures(contextFigures(settings.engine, 'settings'));
+    if (!this.opened) this.pushFigures(contextFigures(sessionEngineSettings(tableProfile(settings.model.model), explicit), 'settings'));
   }
 
   /** The context panel's figures; kept to be sent again when the webview reloads. */

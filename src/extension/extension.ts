@@ -79,11 +79,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   view = s.add(new ChatViewProvider(context.extensionUri, route, logger));
   s.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }));
 
-  c.pushSettings(config.settings);
+  c.pushSettings(config.settings, config.explicitEngineSettings());
   // New settings or a new key apply from the next message: the session is reopened (resumed) then.
   s.add(
     config.onDidChange((settings) => {
-      c.pushSettings(settings);
+      c.pushSettings(settings, config.explicitEngineSettings());
       settingsPanel.pushSnapshot();
       c.invalidateSession();
     }),

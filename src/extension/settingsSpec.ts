@@ -62,7 +62,7 @@ export const ENGINE_SETTING_GROUPS: ReadonlyArray<{ title: string; keys: Partial
     title: 'Window and budget',
     keys: {
       contextWindow: "The model's context window, in tokens.",
-      reservedOutputTokens: "Tokens kept free for the model's answer.",
+      reservedOutputTokens: "Tokens kept free for the model's answer. Unset, a chat keeps the model's output limit, at most 16,000, and the default below applies to `strata replay` and the bench.",
       promptBudgetPercent: 'Prompt budget as a share of (window - reserved output), in percent: the high watermark at which a re-layering step hands history down.',
       promptBudgetTokens: "Strata's base budget for one prompt, in tokens: the smaller of this and the share holds while the session is short; once 40% of its history passes it, the budget grows with the history up to the share.",
       lowWatermarkPercent: 'A re-layering step hands the oldest exchanges down until the prompt is under this share of the budget, in percent.',

@@ -13,7 +13,6 @@ import { ContextEngine } from '../engine/contextEngine';
 import type { ArchiveStore, Clock, Logger } from '../engine/ports';
 import type { EngineSettings } from '../shared/engineSettings';
 import type { ToolDefinition } from '../shared/messages';
-import { resolveEngineSettings } from '../shared/engineSettings';
 import type { TurnEnvironment } from '../task/environment';
 import { systemPrompt } from '../task/environment';
 import { FileContextTracker } from '../task/fileContextTracker';
@@ -22,7 +21,7 @@ import { languageProblems } from '../task/languageProblems';
 import type { MentionSources } from '../task/mentions';
 import type { ModelClient } from '../task/modelClient';
 import type { ModelProfile } from '../task/modelProfiles';
-import { ModelProfileResolver } from '../task/modelProfiles';
+import { MAX_ANSWER_TOKENS, ModelProfileResolver, sessionEngineSettings } from '../task/modelProfiles';
 import { ModelSummarizer } from '../task/modelSummarizer';
 import { recallTool } from '../task/recallTool';
 import { redactingLogger } from '../task/redaction';
@@ -98,9 +97,6 @@ export interface TaskSession {
   close(): Promise<void>;
 }
 
-/** Answer room requested per call: the profile's max output, capped so a prompt keeps its share. */
-const MAX_ANSWER_TOKENS = 16_000;
-
 /** Builds a ready Task: archive, tokenizer, model client and profile, engine, tools. */
 export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSession> {
   const clock = o.clock ?? systemClock;
@@ -117,7 +113,7 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
     ...(o.condenseModel ? { condenseModel: o.condenseModel } : {}),
   });
   const maxOutput = Math.min(profile.maxOutputTokens, MAX_ANSWER_TOKENS);
-  const settings = resolveEngineSettings({ contextWindow: profile.contextWindow, reservedOutputTokens: maxOutput, autoCondensePercent: profile.condensePercent, ...o.settings });
+  const settings = sessionEngineSettings(profile, o.settings ?? {});
   const archive = (o.openArchive ?? (await sqliteOpener()))(o.archivePath);
   const learnedFactor = archive.tokenFactor(o.model);
   const tokenizer = createTiktokenTokenizer(learnedFactor !== undefined ? { learnedFactor } : {});

@@ -5,6 +5,8 @@
  * has no Models API.
  */
 import { contextWindowFor, isKnownModel, maxOutputFor } from '../engine/modelWindows';
+import type { EngineSettings } from '../shared/engineSettings';
+import { resolveEngineSettings } from '../shared/engineSettings';
 import type { ModelClient, ModelInfo } from './modelClient';
 
 export interface ModelProfile {
@@ -33,6 +35,28 @@ export interface ProfileRequest {
 }
 
 export const DEFAULT_CONDENSE_PERCENT = 80;
+
+/** Answer room requested per call: the profile's max output, capped so a prompt keeps its share, tokens. */
+export const MAX_ANSWER_TOKENS = 16_000;
+
+/**
+ * The engine settings a session of `profile` runs with: its window, its answer room as the output
+ * reserve and its condense point, then whatever the user set (`explicit`) over them. The one place
+ * both the session and the context panel (before a session opens) take them from.
+ */
+export function sessionEngineSettings(profile: Pick<ModelProfile, 'contextWindow' | 'maxOutputTokens' | 'condensePercent'>, explicit: Partial<EngineSettings>): EngineSettings {
+  return resolveEngineSettings({
+    contextWindow: profile.contextWindow,
+    reservedOutputTokens: Math.min(profile.maxOutputTokens, MAX_ANSWER_TOKENS),
+    autoCondensePercent: profile.condensePercent,
+    ...explicit,
+  });
+}
+
+/** A model's profile from the built-in table alone (no Models API call): for figures shown before a session opens. */
+export function tableProfile(model: string): Pick<ModelProfile, 'contextWindow' | 'maxOutputTokens' | 'condensePercent'> {
+  return { contextWindow: contextWindowFor(model), maxOutputTokens: maxOutputFor(model), condensePercent: DEFAULT_CONDENSE_PERCENT };
+}
 
 export class ModelProfileResolver {
   /** Successful listings only: a failed one is asked again next time (the network may be back). */

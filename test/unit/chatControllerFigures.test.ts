@@ -5,7 +5,6 @@ import { AnthropicModelClient } from '../../src/adapters/anthropicModelClient';
 import { makeTempDir } from '../../src/adapters/tempFiles';
 import { ChatController, type ChatHost } from '../../src/extension/chatController';
 import { clampSettings } from '../../src/extension/clampSettings';
-import { contextFigures } from '../../src/extension/contextFigures';
 import { openTaskSession } from '../../src/host/openTaskSession';
 import type { ContextFigures, HostToWebview } from '../../src/shared/webviewMessages';
 import { MessagesApiServer } from '../support/messagesApiServer';
@@ -71,9 +70,12 @@ afterEach(async () => {
 
 describe('ChatController: the context figures', () => {
   it('sends the settings figures before a session, then the session figures the meter agrees with, and again on reload', async () => {
-    const settings = clampSettings(() => undefined);
-    controller.pushSettings(settings);
-    expect(figuresSent()).toEqual([contextFigures(settings.engine, 'settings')]);
+    // The same model the session below opens, so both figures come from one model's window and answer room.
+    const settings = clampSettings((name) => (name === 'strata.model' ? MODEL : undefined));
+    controller.pushSettings(settings, {});
+    const before = figuresSent();
+    expect(before).toHaveLength(1);
+    expect(before[0]!.source).toBe('settings');
 
     server.enqueue(textAnswer('Hello.'));
     controller.handle({ type: 'chat/send', requestId: 'r1', text: 'Hi' });
@@ -87,12 +89,16 @@ describe('ChatController: the context figures', () => {
     expect(session.usable).toBe(done.usage.window - done.usage.reservedOutput);
     expect(session.window).toBe(WINDOW);
     expect(session.reservedOutput).toBeLessThan(MAX_OUTPUT);
+    // What the panel showed before the session opened is what the session runs with (the reserve was 8,192, the schema default, against the session's 16,000).
+    const { source: _shown, ...shown } = before[0]!;
+    const { source: _opened, ...opened } = session;
+    expect(shown).toEqual(opened);
 
     // Settings pushed while the session is open do not replace its figures (they apply when it reopens).
-    controller.pushSettings(settings);
+    controller.pushSettings(settings, {});
     expect(figuresSent().at(-1)).toEqual(session);
-    const before = figuresSent().length;
+    const sentSoFar = figuresSent().length;
     controller.handle({ type: 'webview/ready' });
-    expect(figuresSent().slice(before)).toEqual([session]);
+    expect(figuresSent().slice(sentSoFar)).toEqual([session]);
   });
 });
