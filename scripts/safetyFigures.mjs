@@ -78,8 +78,10 @@ const sessionKey = ['sk', 'ant', 'api03', hex(40), hex(12)].join('-');
 /**
  * Runs `strata chat` on `lines` (one message each, stdin) against a fresh server that serves
  * `answers`. `tty`: through a pseudo-terminal (`script`), `onOutput(text, write)` answering prompts.
+ * `killOn`: SIGKILLed once stderr shows this pattern (stdin left open till then), so the archive's
+ * -wal and -shm stay on disk as a crash leaves them.
  */
-async function chat({ ws, archive, lines = [], answers, extra = [], env = {}, tty, timeoutMs = 90_000 }) {
+async function chat({ ws, archive, lines = [], answers, extra = [], env = {}, tty, killOn, timeoutMs = 90_000 }) {
   const server = await MessagesApiServer.start({ models: [{ id: 'claude-sonnet-5-5', max_input_tokens: 200_000, max_tokens: 64_000 }] });
   server.enqueue(...answers);
   const args = [CLI, 'chat', '--workspace', ws, '--base-url', server.url, '--archive', archive, '--no-lsp', ...extra];
@@ -97,8 +99,11 @@ async function chat({ ws, archive, lines = [], answers, extra = [], env = {}, tt
         stdout += d.toString('utf8');
         tty?.onOutput(stdout, (s) => child.stdin.write(s));
       });
-      child.stderr.on('data', (d) => (stderr += d.toString('utf8')));
-      if (!tty) child.stdin.end(lines.map((l) => `${l}\n`).join(''));
+      child.stderr.on('data', (d) => {
+        stderr += d.toString('utf8');
+        if (killOn?.test(stderr)) child.kill('SIGKILL');
+      });
+      if (!tty) child.stdin[killOn ? 'write' : 'end'](lines.map((l) => `${l}\n`).join(''));
       child.on('close', (code, signal) => {
         clearTimeout(timer);
         done({ code, signal, stdout, stderr, requests: server.messageRequests.map((r) => r.body), pending: server.pending });
@@ -216,15 +221,27 @@ async function secretFigures() {
 async function secretRun(ws, name, secrets, routes, env, message) {
   const archive = join(work, name, 'archive.sqlite');
   const record = join(work, name, 'chat.jsonl');
-  const run = await chat({ ws, archive, lines: [message], answers: [...routes.map(([, a]) => a), textAnswer('Done.')], extra: ['--record', record, '--yes', ...broken], env });
+  // --verbose: the log lines reach stderr too. Killed after the last exchange is archived (its row
+  // is printed after the archive has it), so the -wal holds the session as a crash would leave it.
+  const lastRow = new RegExp(`\\[e${routes.length + 1} · `);
+  const run = await chat({ ws, archive, lines: [message], answers: [...routes.map(([, a]) => a), textAnswer('Done.')], extra: ['--record', record, '--yes', '--verbose', ...broken], env, killOn: lastRow });
   const requests = JSON.stringify(run.requests);
   // A route counts as exercised when its output reached the model, redacted or not: a marker or a planted value.
   const results = run.requests.at(-1)?.messages?.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_result') : [])) ?? [];
   const shows = (text) => text.includes('[redacted:') || Object.values(secrets).some((s) => s.needles.some((n) => text.includes(n)));
   const exercised = results.filter((b) => shows(JSON.stringify(b.content))).length + (shows(JSON.stringify(run.requests[0]?.messages?.[0] ?? '')) ? 1 : 0);
+  const modes = Object.fromEntries([...archiveFiles(archive), record].filter(existsSync).map((f) => [f.slice(dirname(f).length + 1), (statSync(f).mode & 0o777).toString(8)]));
+  // The log as the kill left it; then the archive file once SQLite folds the log into it (as the next open does).
+  const wal = archiveFiles(archive).filter((f) => f !== archive).map((f) => readFileSync(f, 'latin1')).join('\n');
+  if (existsSync(archive)) {
+    const db = new Database(archive);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+  }
   const sinks = {
     requests,
-    archive: archiveFiles(archive).map((f) => readFileSync(f, 'latin1')).join('\n'),
+    archive: existsSync(archive) ? readFileSync(archive, 'latin1') : '',
+    'archive -wal/-shm': wal,
     record: existsSync(record) ? readFileSync(record, 'utf8') : '',
     stdout: run.stdout,
     stderr: run.stderr,
@@ -235,8 +252,7 @@ async function secretRun(ws, name, secrets, routes, env, message) {
     for (const [sink, text] of Object.entries(sinks)) found[secret][sink] = s.needles.reduce((n, needle) => n + countOf(text, needle), 0);
   }
   const stored = Object.values(found).reduce((n, bySink) => n + Object.values(bySink).reduce((a, b) => a + b, 0), 0);
-  const modes = Object.fromEntries([...archiveFiles(archive), record].filter(existsSync).map((f) => [f.slice(dirname(f).length + 1), (statSync(f).mode & 0o777).toString(8)]));
-  return { exercised, found, stored, modes, chatOk: run.code === 0 && !crashed(run), requestCount: run.requests.length };
+  return { exercised, found, stored, modes, chatOk: run.signal === 'SIGKILL' && run.stdout.includes('Done.'), requestCount: run.requests.length };
 }
 
 // ---------------------------------------------------------------- escapes
@@ -303,12 +319,13 @@ async function escapeFigures() {
       },
     },
   });
-  const promptLine = /Allow (.*?)\? \[y\/N, or say why not\]/s.exec(spoof.stdout)?.[0] ?? '';
+  // The line the terminal shows the question on (the pseudo-terminal ends lines with \r\n).
+  const promptLine = spoof.stdout.split('\n').find((l) => l.includes('? [y/N, or say why not]'))?.replace(/\r$/, '') ?? '';
   const answerText = spoof.stdout.slice(spoof.stdout.indexOf('Fine.'));
   const raw = /[\u001b\u202e]|\r(?!\n)/;
   const spoofs = [
-    { what: 'escape codes in a command, on the approval prompt', shown: promptLine !== '', spoofed: promptLine === '' || raw.test(promptLine) || !promptLine.includes('\\x1b[2K') },
-    { what: "escape codes in the model's answer", shown: answerText.startsWith('Fine.'), spoofed: !answerText.startsWith('Fine.') || raw.test(answerText.split('you> ')[0]) },
+    { what: 'escape codes in a command, on the approval prompt', printed: promptLine, shown: promptLine !== '', spoofed: existsSync(join(spoofWs, hidden.slice('touch '.length))) || !promptLine.startsWith(`Allow run \`${hidden} `) || raw.test(promptLine) || !promptLine.includes('\\x1b[2K') },
+    { what: "escape codes in the model's answer", printed: answerText.split('you> ')[0], shown: answerText.startsWith('Fine.'), spoofed: !answerText.startsWith('Fine.') || raw.test(answerText.split('you> ')[0]) },
   ];
   return { attempts: landed, chatOk: run.code === 0 && !crashed(run), spoofs, spoofRun: spoof };
 }
@@ -384,8 +401,13 @@ function mutationFigures() {
   if (!existsSync(join(root, 'reports', 'mutation'))) return { notRun: true };
   const run = spawnSync(process.execPath, [join(root, 'scripts', 'mutationScore.mjs')], { encoding: 'utf8', cwd: root });
   if (run.status !== 0) return { notRun: true, why: run.stderr.trim() };
-  const rows = [...run.stdout.matchAll(/^(\s*)(All files|[\w.-]+\/?)\s*\|\s*([\d.]+|n\/a)\s*\|/gm)].filter((m) => m[1].length <= 2).map((m) => `${m[2].trim()} ${m[3]}%`);
-  return { notRun: false, rows };
+  // Its table: `name | % score | ...`, indented two spaces a level; folders end with '/'.
+  const rows = [...run.stdout.matchAll(/^( *)(All files|[\w.-]+\/?) *\| *([\d.]+|n\/a) *\|/gm)].map((m) => ({ depth: m[1].length / 2, name: m[2], score: m[3] }));
+  const files = rows.filter((r) => r.name !== 'All files' && !r.name.endsWith('/') && r.score !== 'n/a');
+  const lowest = files.reduce((low, r) => (low === undefined || Number(r.score) < Number(low.score) ? r : low), undefined);
+  const shown = rows.filter((r) => r.depth <= 1).map((r) => `${r.name} ${r.score}%`);
+  if (lowest) shown.push(`lowest file ${lowest.name} ${lowest.score}% (${files.length} files scored)`);
+  return { notRun: false, rows: shown };
 }
 
 // ---------------------------------------------------------------- report

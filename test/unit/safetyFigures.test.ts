@@ -39,7 +39,8 @@ describe.runIf(process.platform === 'linux')('safety figures (scripts/safetyFigu
     expect(s.planted).toBe(6);
     expect(s.exercised).toBe(s.routes);
     expect(s.stored).toBe(0);
-    expect(Object.keys(s.modes).length).toBeGreaterThanOrEqual(2);
+    // The chat is killed after its last exchange, so the -wal is there to be read, as a crash leaves it.
+    expect(Object.keys(s.modes).sort()).toEqual(['archive.sqlite', 'archive.sqlite-shm', 'archive.sqlite-wal', 'chat.jsonl']);
     for (const mode of Object.values(s.modes)) expect(mode).toBe('600');
     // The limit stated in docs/safety.md is measured, not assumed.
     expect(s.adversarial.stored).toBeGreaterThan(0);
@@ -58,7 +59,7 @@ describe.runIf(process.platform === 'linux')('safety figures (scripts/safetyFigu
     // The session key is redacted whatever the flags; every other format leaks into every file sink.
     expect(Object.values(found['session key']!).every((n) => n === 0)).toBe(true);
     for (const name of ['AWS key id', 'AWS secret key', 'GitHub token', 'PEM private key', 'PASSWORD= line']) {
-      for (const sink of ['requests', 'archive', 'record']) expect(found[name]![sink], `${name} in ${sink}`).toBeGreaterThan(0);
+      for (const sink of ['requests', 'archive', 'archive -wal/-shm', 'record']) expect(found[name]![sink], `${name} in ${sink}`).toBeGreaterThan(0);
     }
     const landed = out.figures.escapes!.attempts.filter((a) => a.landed).map((a) => a.what);
     expect(landed).toEqual(PROTECTED);
