@@ -344,6 +344,10 @@ const FAULTS = {
   'server error 500': { requests: 3, answers: [serverFaults.serverError(), textAnswer(FIRST)], expect: /Answer to the first message\./ },
   'overloaded 529': { requests: 4, answers: [serverFaults.overloaded(), serverFaults.overloaded(), textAnswer(FIRST)], expect: /Answer to the first message\./ },
   'stream cut after text': { answers: [serverFaults.cut(textAnswer('The partial answer that arrived before the cut, long enough.'), 8)], expect: /error \(\w+\)/, archived: 'The partial answer' },
+  'stream cut before any text': { requests: 3, answers: [serverFaults.cut(textAnswer('never shown'), 2), textAnswer(FIRST)], expect: /^(?![\s\S]*error \()[\s\S]*Answer to the first message\./ },
+  'error event before any text': { requests: 3, answers: [serverFaults.streamOverloaded(textAnswer('never shown'), 2), textAnswer(FIRST)], expect: /^(?![\s\S]*error \()[\s\S]*Answer to the first message\./ },
+  'key refused 401': { answers: [serverFaults.unauthorized()], expect: /error \(\w+\):.*(key|ANTHROPIC_API_KEY)/i },
+  'prompt too long 400': { requests: 3, answers: [serverFaults.promptTooLong(250_000, 200_000), serverFaults.promptTooLong(250_000, 200_000)], expect: /error \(\w+\):.*too long/i },
   'error event in the stream': { answers: [serverFaults.streamOverloaded(textAnswer('The partial answer before the error event, long enough.'), 8)], expect: /error \(\w+\)/, archived: 'The partial answer' },
   'stall before the headers': { requests: 3, answers: [serverFaults.stall(textAnswer('never read'), 20_000), textAnswer(FIRST)], expect: /Answer to the first message\./, env: { STRATA_TEST_HEADER_TIMEOUT_MS: '1500' } },
   'max_tokens in a tool call': {
