@@ -68,6 +68,7 @@ export async function runChat(argv: string[], io: { stdin: NodeJS.ReadableStream
     apiKey,
     redactSecrets: !values['no-redact'],
     ...(values['base-url'] ? { baseURL: values['base-url'] } : {}),
+    ...headerTimeoutForTests(process.env.STRATA_TEST_HEADER_TIMEOUT_MS),
     model: values.model ?? DEFAULT_MODEL,
     ...(values['condense-model'] ? { condenseModel: values['condense-model'] } : {}),
     frontEnd: 'strata chat (terminal)',
@@ -150,6 +151,18 @@ function parseChatArgs(argv: string[]) {
   } catch (error) {
     throw new StrataError(`${error instanceof Error ? error.message : String(error)}\n${CHAT_USAGE}`, 'usage');
   }
+}
+
+/**
+ * STRATA_TEST_HEADER_TIMEOUT_MS, hidden and for tests only (scripts/safetyFigures.mjs): a shorter
+ * wait for response headers than the 2 minutes users get, so a stall before the headers can be
+ * exercised in seconds.
+ */
+function headerTimeoutForTests(value: string | undefined): { headerTimeoutMs?: number } {
+  if (value === undefined || value === '') return {};
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 1) throw new StrataError(`STRATA_TEST_HEADER_TIMEOUT_MS must be a positive whole number of milliseconds (got '${value}'); unset it.`, 'usage');
+  return { headerTimeoutMs: ms };
 }
 
 /** The archive `strata chat` and `strata import` use unless --archive names another. */

@@ -49,6 +49,8 @@ export interface TaskSessionOptions {
    */
   redactSecrets?: boolean;
   baseURL?: string;
+  /** Time allowed until the response headers, ms (the model client's default, 2 minutes, otherwise). */
+  headerTimeoutMs?: number;
   model: string;
   condenseModel?: string;
   /** Engine settings as the user set them; the window comes from the model's profile unless set. */
@@ -105,7 +107,7 @@ export async function openTaskSession(o: TaskSessionOptions): Promise<TaskSessio
   // The engine reads the clock once per exchange, when it begins; the last reading is that exchange's time.
   let lastEngineTime = 0;
   const engineClock: Clock = { now: () => (lastEngineTime = clock.now()) };
-  const model = o.modelClient ?? new AnthropicModelClient({ apiKey: o.apiKey, ...(o.baseURL ? { baseURL: o.baseURL } : {}) });
+  const model = o.modelClient ?? new AnthropicModelClient({ apiKey: o.apiKey, ...(o.baseURL ? { baseURL: o.baseURL } : {}), ...(o.headerTimeoutMs ? { headerTimeoutMs: o.headerTimeoutMs } : {}) });
   const profile = await new ModelProfileResolver().resolve({
     model: o.model,
     baseURL: o.baseURL ?? 'https://api.anthropic.com',
