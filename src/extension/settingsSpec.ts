@@ -8,7 +8,8 @@ import { engineSettingsSchema, type EngineSettings } from '../shared/engineSetti
  */
 export type SettingSpec =
   | { key: EngineKey; kind: 'integer' | 'number'; default: number; minimum: number; maximum: number }
-  | { key: EngineKey; kind: 'string'; default: string | undefined; maxLength: number };
+  | { key: EngineKey; kind: 'string'; default: string | undefined; maxLength: number }
+  | { key: EngineKey; kind: 'enum'; default: string; options: readonly string[] };
 
 export type EngineKey = keyof EngineSettings;
 
@@ -53,6 +54,11 @@ function specFor(key: EngineKey, schema: z.ZodType): SettingSpec {
     if (maxLength === null) throw new Error(`engineSettingsSchema.${key} needs a maximum length to become a setting.`);
     return { key, kind: 'string', default: typeof def === 'string' ? def : undefined, maxLength };
   }
+  if (innerType === 'enum') {
+    const options = (inner as unknown as { options: readonly string[] }).options;
+    if (typeof def !== 'string') throw new Error(`engineSettingsSchema.${key} needs a default to become a setting.`);
+    return { key, kind: 'enum', default: def, options };
+  }
   throw new Error(`engineSettingsSchema.${key} has type ${innerType}, which settingsSpec.ts does not map to a setting yet.`);
 }
 
@@ -62,6 +68,8 @@ export const ENGINE_SETTING_GROUPS: ReadonlyArray<{ title: string; keys: Partial
     title: 'Window and budget',
     keys: {
       contextWindow: "The model's context window, in tokens.",
+      contextPreset:
+        'How far the prompt budget follows a long session: `economy` keeps the base budget (cheapest, forgets most of a long session), `balanced` grows it with 40% of the history, `full-recall` keeps what a sliding window would once the history passes 2.5x the base budget. The budget settings below bound every preset (docs/bench.md has each preset\'s measured cost and recall).',
       reservedOutputTokens: "Tokens kept free for the model's answer.",
       promptBudgetPercent: 'Prompt budget as a share of (window - reserved output), in percent: the high watermark at which a re-layering step hands history down.',
       promptBudgetTokens: "Strata's base budget for one prompt, in tokens: the smaller of this and the share holds while the session is short; once 40% of its history passes it, the budget grows with the history up to the share.",
