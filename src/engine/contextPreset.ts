@@ -28,10 +28,12 @@ export const CONTEXT_PRESETS: Readonly<Record<ContextPreset, SessionGrowth>> = {
   /** The budget grows with 40% of a long session's history, the low watermark to half of it. */
   balanced: { growsPast: 2.5, historyShare: 0.4, grownLowPercent: 50, cutsAtWindow: false },
   /**
-   * A long session keeps what a sliding window would: the budget jumps ahead of the history to the
-   * window's share, and a step keeps the recent half verbatim (behind a stable prefix, unlike a window).
+   * Keeps what a sliding window would: from the first exchange the budget runs half ahead of the
+   * history (never below the base), so nothing is folded while the history fits the window's share;
+   * past it a step keeps the recent 40% verbatim behind a stable prefix (30% or 50% cost more on the
+   * long panel: more rewrites, or larger prompts). A short session at a large window is sent whole.
    */
-  'full-recall': { growsPast: 1, historyShare: 1.5, grownLowPercent: 65, cutsAtWindow: true },
+  'full-recall': { growsPast: 0, historyShare: 1.5, grownLowPercent: 40, cutsAtWindow: true },
 };
 
 /** The growth parameters of the settings' preset. */

@@ -20,7 +20,7 @@ export const engineSettingsSchema = z.object({
   promptBudgetPercent: z.number().int().min(1).max(100).default(80),
   /**
    * Ceiling of a short session's prompt, tokens (`--budget`); the budget is the smaller of this and
-   * the share. A long session's budget grows past it with its history (engineState.ts, SESSION_GROWTH).
+   * the share. A long session's budget grows past it as `contextPreset` says (src/engine/contextPreset.ts).
    */
   promptBudgetTokens: z.number().int().min(2_000).max(10_000_000).default(40_000),
   /** How far the budget follows a long session: economy (never grows), balanced, full-recall (keeps what a window would). */

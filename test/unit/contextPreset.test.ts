@@ -19,7 +19,7 @@ describe('strata.contextPreset: one setting for how far the budget follows a lon
     expect(CONTEXT_PRESETS).toEqual({
       economy: { growsPast: 2.5, historyShare: 0, grownLowPercent: 30, cutsAtWindow: false },
       balanced: { growsPast: 2.5, historyShare: 0.4, grownLowPercent: 50, cutsAtWindow: false },
-      'full-recall': { growsPast: 1, historyShare: 1.5, grownLowPercent: 65, cutsAtWindow: true },
+      'full-recall': { growsPast: 0, historyShare: 1.5, grownLowPercent: 40, cutsAtWindow: true },
     });
     expect(resolveEngineSettings({}).contextPreset).toBe('balanced');
     for (const name of CONTEXT_PRESET_NAMES) expect(sessionGrowth(at(name))).toBe(CONTEXT_PRESETS[name]);
@@ -40,12 +40,12 @@ describe('strata.contextPreset: one setting for how far the budget follows a lon
     expect(sessionBudget(state(s, long))).toBe(Math.floor(g.historyShare * long));
   });
 
-  it('full-recall runs ahead of the history as soon as it passes the base, to the window\'s share, keeps grownLowPercent of it at a step, and cuts outputs against that share', () => {
+  it('full-recall runs ahead of the history from the start (never below the base), to the window\'s share, keeps grownLowPercent of it at a step, and cuts outputs against that share', () => {
     const s = at('full-recall');
     const g = sessionGrowth(s);
     const base = effectiveBudget(s);
-    expect(sessionBudget(state(s, base))).toBe(base);
-    expect(sessionBudget(state(s, base + 1_000))).toBe(Math.floor(g.historyShare * (base + 1_000)));
+    expect(sessionBudget(state(s, Math.floor(base / g.historyShare)))).toBe(base);
+    expect(sessionBudget(state(s, base))).toBe(Math.floor(g.historyShare * base));
     expect(sessionBudget(state(s, 2_000_000))).toBe(capOf(s));
     expect(sessionLowWatermark(state(s, 2_000_000))).toBe(Math.floor((g.grownLowPercent / 100) * capOf(s)));
     // a session the balanced preset still holds at the base
@@ -72,10 +72,11 @@ describe('strata.contextPreset: one setting for how far the budget follows a lon
     const capped = at('full-recall', { promptBudgetPercent: 50 });
     expect(sessionBudget(state(capped, 2_000_000))).toBe(capOf(capped));
     expect(capOf(capped)).toBeLessThan(capOf(at('full-recall')));
-    // promptBudgetTokens is the base: a larger one holds a session the default base would grow for
+    // promptBudgetTokens is the base: no preset goes below it
     const roomy = at('full-recall', { promptBudgetTokens: 100_000 });
-    const history = effectiveBudget(at('full-recall')) * 2;
+    const history = Math.floor(effectiveBudget(roomy) / sessionGrowth(roomy).historyShare) - 1_000;
     expect(sessionBudget(state(roomy, history))).toBe(effectiveBudget(roomy));
+    expect(effectiveBudget(roomy)).toBeGreaterThan(effectiveBudget(at('full-recall')));
     // a low watermark above the preset's grown one is kept
     const high = at('full-recall', { lowWatermarkPercent: 70 });
     expect(sessionLowWatermark(state(high, 2_000_000))).toBe(Math.floor(0.7 * capOf(high)));
