@@ -68,6 +68,7 @@ export const BENCH_SPEC: CommandSpec = {
     'plot-session': { type: 'string', value: '<name>', default: 'the longest session', description: 'the session --session-plot draws' },
     scale: { type: 'string', value: '<n,...>', default: DEFAULT_SCALE.join(','), description: 'exchanges of the scaling run (Strata on concatenated sessions, at the largest window)' },
     'no-scale': { type: 'boolean', default: 'off', description: 'skip the scaling run' },
+    presets: { type: 'boolean', default: 'off', description: 'also run Strata under every strata.contextPreset at every window of both panels (the rivals once) and print one line per preset per window' },
     help: HELP,
   },
   exitCodes: ['0  the bench ran (the verdicts are in its output, not its exit code)', '1  a session or output file could not be read or written', '2  usage error (nothing else is printed)'],

@@ -95,6 +95,7 @@ async function bench(argv: string[]): Promise<number> {
       settingsAt,
       ...(panels.includes('long') ? { long: { sessions: stringValue(values['long-sessions']) ?? join(__dirname, '..', 'bench', 'long'), windows: longWindows } } : {}),
       scale,
+      ...(values.presets ? { presets: true } : {}),
       ...(json ? { json } : {}),
       ...(plot ? { plot } : {}),
       ...(sessionPlot ? { sessionPlot } : {}),

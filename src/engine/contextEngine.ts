@@ -7,7 +7,7 @@ import type { CondenseCall } from './condenser';
 import { condense, estimateCondense, slideWindow } from './condenser';
 import { callCost } from './engineEvents';
 import type { EngineEvent } from './engineEvents';
-import { activeHeaders, effectiveBudget, newEngineState, resetEngineState, SESSION_GROWTH, sessionBudget } from './engineState';
+import { activeHeaders, arrivalBudget, effectiveBudget, newEngineState, resetEngineState, SESSION_GROWTH, sessionBudget } from './engineState';
 import type { EngineState } from './engineState';
 import type { Exchange } from './exchange';
 import type { FlushReport } from './archiveWriteQueue';
@@ -127,7 +127,7 @@ export class ContextEngine {
     const message: Message = { role: 'user', content };
     const s = this.state.settings;
     // Outputs are cut on arrival in proportion to the budget the session has grown to (SESSION_GROWTH).
-    const budget = sessionBudget(this.state);
+    const budget = arrivalBudget(this.state);
     const grown = budget / effectiveBudget(s);
     const fileFits = (text: string) => this.state.tokenizer.count(text) <= SESSION_GROWTH.wholeFileShare * budget;
     const rendered = renderInput(message, this.lastCalls, { codeMaxLines: Math.floor(s.codeMaxLines * grown), outputMaxLines: Math.floor(s.outputMaxLines * grown), fileFits });

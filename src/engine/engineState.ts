@@ -7,6 +7,7 @@ import type { Narrative } from './narrative';
 import type { Tokenizer } from './ports';
 import { ReferenceIndex } from './referenceIndex';
 import { FileViews, samePath } from './fileViews';
+import { sessionGrowth } from './contextPreset';
 import type { PathKey } from './fileViews';
 
 /** How hard the last re-layering step had to squeeze to fit the budget (0 = not at all). */
@@ -103,14 +104,15 @@ export function lowWatermark(settings: EngineSettings): number {
 
 /**
  * How the budget follows the session (issue 19). While the history is short the base budget
- * (`effectiveBudget`) holds; once `historyShare` of the history passes it, the high watermark
- * rises with the history, as far as `promptBudgetPercent` of the window allows, and the low
- * watermark rises from `lowWatermarkPercent` towards `grownLowPercent` of it (reached at twice
- * the base), so a long session keeps much more of its recent past verbatim. Outputs are cut on
- * arrival at `codeMaxLines`/`outputMaxLines` times that growth, and a file read that fits
- * `wholeFileShare` of the budget is never cut (at any budget: it is the file the agent is about to edit).
+ * (`effectiveBudget`) holds; once the session passes `growsPast` times it, the high watermark
+ * follows the history (`historyShare` of it, as far as `promptBudgetPercent` of the window allows),
+ * and the low watermark rises from `lowWatermarkPercent` towards `grownLowPercent` of it (reached at
+ * twice the base), so a long session keeps much more of its recent past verbatim. The preset
+ * (`strata.contextPreset`, contextPreset.ts) sets these three. Outputs are cut on arrival at
+ * `codeMaxLines`/`outputMaxLines` times that growth, and a file read that fits `wholeFileShare` of
+ * the budget is never cut (at any budget: it is the file the agent is about to edit).
  */
-export const SESSION_GROWTH = { historyShare: 0.4, grownLowPercent: 50, wholeFileShare: 0.25 } as const;
+export const SESSION_GROWTH = { wholeFileShare: 0.25 } as const;
 
 /** The session so far: completed exchanges and the pending input, tokens. */
 function sessionTokens(state: Pick<EngineState, 'historyTokens' | 'pending'>): number {
@@ -121,8 +123,24 @@ function sessionTokens(state: Pick<EngineState, 'historyTokens' | 'pending'>): n
 export function sessionBudget(state: Pick<EngineState, 'settings' | 'historyTokens' | 'pending'>): number {
   const s = state.settings;
   const base = effectiveBudget(s);
-  const cap = Math.floor((s.promptBudgetPercent / 100) * (s.contextWindow - s.reservedOutputTokens));
-  return Math.max(base, Math.min(cap, Math.floor(SESSION_GROWTH.historyShare * sessionTokens(state))));
+  const growth = sessionGrowth(s);
+  const session = sessionTokens(state);
+  if (session <= growth.growsPast * base) return base;
+  return Math.max(base, Math.min(growthCap(s), Math.floor(growth.historyShare * session)));
+}
+
+/** As far as a budget may grow: `promptBudgetPercent` of (window - reserve), tokens. */
+export function growthCap(s: EngineSettings): number {
+  return Math.floor((s.promptBudgetPercent / 100) * (s.contextWindow - s.reservedOutputTokens));
+}
+
+/**
+ * The budget outputs are cut against on arrival, tokens: the session's, or under a preset that
+ * `cutsAtWindow` the most it may grow to (a cut on arrival is never undone).
+ */
+export function arrivalBudget(state: Pick<EngineState, 'settings' | 'historyTokens' | 'pending'>): number {
+  const budget = sessionBudget(state);
+  return sessionGrowth(state.settings).cutsAtWindow ? Math.max(budget, growthCap(state.settings)) : budget;
 }
 
 /** Where a re-layering step brings the prompt down to now, tokens (see SESSION_GROWTH). */
@@ -132,7 +150,7 @@ export function sessionLowWatermark(state: Pick<EngineState, 'settings' | 'histo
   const budget = sessionBudget(state);
   if (budget <= base) return lowWatermark(s);
   const grown = Math.min(1, (budget - base) / base);
-  const percent = s.lowWatermarkPercent + grown * Math.max(0, SESSION_GROWTH.grownLowPercent - s.lowWatermarkPercent);
+  const percent = s.lowWatermarkPercent + grown * Math.max(0, sessionGrowth(s).grownLowPercent - s.lowWatermarkPercent);
   return Math.floor((percent / 100) * budget);
 }
 

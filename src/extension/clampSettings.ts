@@ -39,6 +39,11 @@ export function clampSettings(read: RawSettingReader): ClampedSettings {
 function clampOne(spec: SettingSpec, raw: unknown, warnings: string[]): unknown {
   const name = settingName(spec.key);
   if (raw === undefined || raw === null) return spec.default;
+  if (spec.kind === 'enum') {
+    if (typeof raw === 'string' && spec.options.includes(raw)) return raw;
+    warnings.push(`${name} is one of ${spec.options.join(', ')} (got ${JSON.stringify(raw).slice(0, 80)}); using ${spec.default}.`);
+    return spec.default;
+  }
   if (spec.kind === 'string') {
     if (typeof raw !== 'string') {
       warnings.push(`${name} must be text; using the default.`);

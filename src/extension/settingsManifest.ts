@@ -36,6 +36,7 @@ export function buildConfigurationContribution(): ConfigurationGroup[] {
 }
 
 function propertyFor(spec: SettingSpec, description: string): Record<string, unknown> {
+  if (spec.kind === 'enum') return { type: 'string', enum: [...spec.options], default: spec.default, scope: 'resource', markdownDescription: description };
   if (spec.kind === 'string') {
     return { type: 'string', default: spec.default ?? '', maxLength: spec.maxLength, editPresentation: 'multilineText', scope: 'resource', markdownDescription: description };
   }

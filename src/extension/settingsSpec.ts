@@ -8,7 +8,8 @@ import { engineSettingsSchema, type EngineSettings } from '../shared/engineSetti
  */
 export type SettingSpec =
   | { key: EngineKey; kind: 'integer' | 'number'; default: number; minimum: number; maximum: number }
-  | { key: EngineKey; kind: 'string'; default: string | undefined; maxLength: number };
+  | { key: EngineKey; kind: 'string'; default: string | undefined; maxLength: number }
+  | { key: EngineKey; kind: 'enum'; default: string; options: readonly string[] };
 
 export type EngineKey = keyof EngineSettings;
 
@@ -53,6 +54,11 @@ function specFor(key: EngineKey, schema: z.ZodType): SettingSpec {
     if (maxLength === null) throw new Error(`engineSettingsSchema.${key} needs a maximum length to become a setting.`);
     return { key, kind: 'string', default: typeof def === 'string' ? def : undefined, maxLength };
   }
+  if (innerType === 'enum') {
+    const options = (inner as unknown as { options: readonly string[] }).options;
+    if (typeof def !== 'string') throw new Error(`engineSettingsSchema.${key} needs a default to become a setting.`);
+    return { key, kind: 'enum', default: def, options };
+  }
   throw new Error(`engineSettingsSchema.${key} has type ${innerType}, which settingsSpec.ts does not map to a setting yet.`);
 }
 
@@ -62,9 +68,11 @@ export const ENGINE_SETTING_GROUPS: ReadonlyArray<{ title: string; keys: Partial
     title: 'Window and budget',
     keys: {
       contextWindow: "The model's context window, in tokens.",
+      contextPreset:
+        "How far the prompt budget follows a long session: `economy` keeps the base budget (cheapest, forgets most of a long session), `balanced` grows it with 40% of the history once the history passes 2.5x the base, `full-recall` keeps what a sliding window would from the start (costs about full history's price on sessions that fit the window). The budget settings bound every preset; docs/bench.md has each preset's measured cost and recall.",
       reservedOutputTokens: "Tokens kept free for the model's answer. Unset, a chat keeps the model's output limit, at most 16,000, and the default below applies to `strata replay` and the bench.",
       promptBudgetPercent: 'Prompt budget as a share of (window - reserved output), in percent: the high watermark at which a re-layering step hands history down.',
-      promptBudgetTokens: "Strata's base budget for one prompt, in tokens: the smaller of this and the share holds while the session is short; once 40% of its history passes it, the budget grows with the history up to the share.",
+      promptBudgetTokens: "Strata's base budget for one prompt, in tokens: the smaller of this and the share holds while the session is short; `strata.contextPreset` decides how a long session's budget grows past it, up to the share.",
       lowWatermarkPercent: 'A re-layering step hands the oldest exchanges down until the prompt is under this share of the budget, in percent.',
       retrievalQuotaTokens: 'Tokens of archived content one turn may fetch back on request.',
     },

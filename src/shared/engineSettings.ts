@@ -1,5 +1,9 @@
 import { z } from 'zod';
 
+/** Names of `strata.contextPreset`: how far the prompt budget follows a long session (src/engine/contextPreset.ts). */
+export const CONTEXT_PRESET_NAMES = ['economy', 'balanced', 'full-recall'] as const;
+export type ContextPreset = (typeof CONTEXT_PRESET_NAMES)[number];
+
 /**
  * Every engine knob, its unit and range. The extension parses `strata.*` settings into this;
  * the CLI builds it from flags. Token figures are model tokens.
@@ -16,9 +20,11 @@ export const engineSettingsSchema = z.object({
   promptBudgetPercent: z.number().int().min(1).max(100).default(80),
   /**
    * Ceiling of a short session's prompt, tokens (`--budget`); the budget is the smaller of this and
-   * the share. A long session's budget grows past it with its history (engineState.ts, SESSION_GROWTH).
+   * the share. A long session's budget grows past it as `contextPreset` says (src/engine/contextPreset.ts).
    */
   promptBudgetTokens: z.number().int().min(2_000).max(10_000_000).default(40_000),
+  /** How far the budget follows a long session: economy (never grows), balanced, full-recall (keeps what a window would). */
+  contextPreset: z.enum(CONTEXT_PRESET_NAMES).default('balanced'),
   /** A re-layering step hands the oldest exchanges down until the prompt is under this share of the budget, percent. */
   lowWatermarkPercent: z.number().int().min(10).max(95).default(30),
   /** L0 narrative cap, tokens. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveBudget, lowWatermark, SESSION_GROWTH, sessionBudget, sessionLowWatermark } from '../../src/engine/engineState';
+import { sessionGrowth } from '../../src/engine/contextPreset';
+import { effectiveBudget, lowWatermark, sessionBudget, sessionLowWatermark } from '../../src/engine/engineState';
 import { resolveEngineSettings } from '../../src/shared/engineSettings';
 import type { Message } from '../../src/shared/messages';
 import { assistant, drive, makeEngine, text, toolResult, toolUse, user } from '../support/engineHarness';
@@ -8,6 +9,7 @@ const at200k = resolveEngineSettings({ contextWindow: 200_000 });
 const base = effectiveBudget(at200k);
 /** promptBudgetPercent of (window - reserve): as far as the window lets the budget grow. */
 const cap = Math.floor(0.8 * (200_000 - at200k.reservedOutputTokens));
+const SESSION_GROWTH = sessionGrowth(at200k);
 const state = (historyTokens: number, settings = at200k) => ({ settings, historyTokens });
 
 describe('a budget that follows the session (issue 19)', () => {

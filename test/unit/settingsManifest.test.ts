@@ -43,6 +43,12 @@ describe('package.json contributes.configuration agrees with engineSettingsSchem
         expect(field.safeParse(max).success, `${key} maximum ${max}`).toBe(true);
         expect(field.safeParse(max + 1).success, `${key} above maximum`).toBe(false);
         expect(field.safeParse(min + 0.5).success, `${key} accepts fractions but the manifest says integer`).toBe(false);
+      } else if (Array.isArray(entry!.enum)) {
+        // a choice: every listed name parses, nothing else does
+        expect(entry!.type, key).toBe('string');
+        expect(entry!.default, key).toBe(defaults[key as keyof typeof defaults]);
+        for (const option of entry!.enum as string[]) expect(field.safeParse(option).success, `${key} ${option}`).toBe(true);
+        expect(field.safeParse('not-a-choice').success, `${key} accepts a name the manifest does not list`).toBe(false);
       } else {
         expect(entry!.type, key).toBe('string');
         const maxLength = entry!.maxLength as number;
@@ -54,7 +60,10 @@ describe('package.json contributes.configuration agrees with engineSettingsSchem
 
   it('states a unit in every engine setting description and puts each in a titled group', () => {
     for (const key of Object.keys(engineSettingsSchema.shape)) {
-      expect(String(manifest[`strata.${key}`]!.markdownDescription), key).toMatch(/tokens|percent|lines|exchanges|characters/i);
+      const entry = manifest[`strata.${key}`]!;
+      // a choice has no unit: its description says what each name does instead
+      if (Array.isArray(entry.enum)) for (const option of entry.enum as string[]) expect(String(entry.markdownDescription), key).toContain(`\`${option}\``);
+      else expect(String(entry.markdownDescription), key).toMatch(/tokens|percent|lines|exchanges|characters/i);
     }
     for (const group of pkg.contributes.configuration) expect(group.title).toMatch(/^Strata: \w/);
   });

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { EngineSettings } from '../../shared/engineSettings';
+import type { ContextPreset, EngineSettings } from '../../shared/engineSettings';
+import { CONTEXT_PRESET_NAMES } from '../../shared/engineSettings';
 import type { ParsedSession } from '../../shared/sessionSchema';
 import { openSqliteArchive } from '../../adapters/sqliteArchiveStore';
 import { readSessionFile } from '../../adapters/sessionFileReader';
@@ -8,7 +9,9 @@ import { createTiktokenTokenizer } from '../../adapters/tiktokenTokenizer';
 import { makeTempDir } from '../../adapters/tempFiles';
 import { stderrLogger } from '../../adapters/streamLogger';
 import { StrataError } from '../../engine/ports';
-import { benchSession, STRATEGY_NAMES } from './benchSession';
+import { benchSession, benchStrata, STRATEGY_NAMES } from './benchSession';
+import type { PresetPoint } from './presetTable';
+import { formatPresetTable, presetPoint } from './presetTable';
 import { buildDays } from './daySessions';
 import type { LongWindowSummary } from './longPanel';
 import { formatLongWindow, summarizeLongWindow } from './longPanel';
@@ -42,12 +45,16 @@ export interface BenchArgs {
   sessionPlot?: string;
   plotSession?: string;
   scale: number[];
+  /** Also run Strata alone under every other `contextPreset` at every window of both panels (the rivals once). */
+  presets?: boolean;
 }
 
 /** What a bench run found: the sweep's windows, then the long panel's (empty when not run). */
 export interface BenchOutcome {
   summaries: WindowSummary[];
   long: LongWindowSummary[];
+  /** Strata's point per preset, panel and window (empty without `presets`). */
+  presets: PresetPoint[];
 }
 
 type NamedSession = { name: string; session: ParsedSession };
@@ -72,7 +79,11 @@ export async function runBench(args: BenchArgs, out: (line: string) => void): Pr
   const logger = stderrLogger();
   const temp = makeTempDir('strata-bench-');
   const answers = (list: NamedSession[]) => list.reduce((n, s) => n + s.session.messages.filter((m) => m.role === 'assistant').length * STRATEGY_NAMES.length, 0);
-  const progress = new ProgressBar(answers(sessions) * args.windows.length + answers(longSessions) * longWindows.length + args.scale.reduce((a, b) => a + b, 0), 'bench');
+  const ownPreset = (w: number) => args.settingsAt(w).contextPreset;
+  const otherPresets = (w: number) => (args.presets ? CONTEXT_PRESET_NAMES.filter((p) => p !== ownPreset(w)) : []);
+  const strataAnswers = (list: NamedSession[], windows: number[]) => windows.reduce((n, w) => n + (answers(list) / STRATEGY_NAMES.length) * otherPresets(w).length, 0);
+  const total = answers(sessions) * args.windows.length + answers(longSessions) * longWindows.length + strataAnswers(sessions, args.windows) + strataAnswers(longSessions, longWindows);
+  const progress = new ProgressBar(total + args.scale.reduce((a, b) => a + b, 0), 'bench');
   try {
     let n = 0;
     const sweep = async (list: NamedSession[], windows: number[]): Promise<WindowRun[]> => {
@@ -90,6 +101,29 @@ export async function runBench(args: BenchArgs, out: (line: string) => void): Pr
     };
     const runs = await sweep(sessions, args.windows);
     const longRuns = await sweep(longSessions, longWindows);
+    const presets: PresetPoint[] = [];
+    const presetSweep = async (panel: PresetPoint['panel'], list: NamedSession[], panelRuns: WindowRun[]): Promise<void> => {
+      for (const run of panelRuns) {
+        const own = run.perSession.map((s) => s.results.strata);
+        const byPreset = new Map<ContextPreset, typeof own>([[run.settings.contextPreset, own]]);
+        for (const preset of otherPresets(run.window)) {
+          const settings = { ...run.settings, contextPreset: preset };
+          const totals = [];
+          for (const { name, session } of list) {
+            totals.push(await benchStrata(session, name, settings, { tokenizer, logger, openArchive: () => openSqliteArchive(join(temp.dir, `s${n++}.sqlite`), TEMP_ARCHIVE) }, () => progress.tick()));
+          }
+          byPreset.set(preset, totals);
+        }
+        for (const preset of CONTEXT_PRESET_NAMES) {
+          const totals = byPreset.get(preset);
+          if (totals) presets.push(presetPoint(panel, run, preset, totals));
+        }
+      }
+    };
+    if (args.presets) {
+      await presetSweep('short', sessions, runs);
+      await presetSweep('long', longSessions, longRuns);
+    }
     const scaling: ScalePoint[] = [];
     const scaleSettings = args.settingsAt(Math.max(...args.windows, ...longWindows));
     for (const size of args.scale) {
@@ -103,7 +137,7 @@ export async function runBench(args: BenchArgs, out: (line: string) => void): Pr
       }
     }
     progress.finish();
-    const outcome = { summaries: runs.map(summarizeWindow), long: longRuns.map(summarizeLongWindow) };
+    const outcome = { summaries: runs.map(summarizeWindow), long: longRuns.map(summarizeLongWindow), presets };
     report(args, runs, outcome, days.missing, scaling, out);
     return outcome;
   } finally {
@@ -145,13 +179,17 @@ function report(args: BenchArgs, runs: WindowRun[], outcome: BenchOutcome, missi
     out('');
     out(`long verdicts: ${long.map((s) => `@${s.window} ${s.verdict.met ? 'meets the goal' : 'misses the goal'}`).join(', ')}`);
   }
+  if (outcome.presets.length) {
+    out('');
+    for (const line of formatPresetTable(outcome.presets, args.settingsAt(outcome.presets[0]!.window).contextPreset)) out(line);
+  }
   if (scaling.length) {
     out('');
     out(`scaling (window ${Math.max(...args.windows, ...(args.long?.windows ?? []))}):`);
     out(formatScaling(scaling));
   }
   if (args.json) {
-    writeFileSync(args.json, `${JSON.stringify(sweepJson(summaries, scaling, args.long ? long : undefined), null, 2)}\n`);
+    writeFileSync(args.json, `${JSON.stringify(sweepJson(summaries, scaling, args.long ? long : undefined, outcome.presets), null, 2)}\n`);
     out(`\nwrote ${args.json}`);
   }
   if (args.plot) {

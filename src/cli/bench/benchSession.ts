@@ -52,6 +52,27 @@ export async function benchSession(session: ParsedSession, sessionId: string, se
     }
     results[strategy.name as StrategyName] = ledger.totals;
   }
+  results.strata = await benchStrata(session, sessionId, settings, ports, onTurn, { counter, probes, answerTokens });
+  return results;
+}
+
+/**
+ * Strata alone on one session (`bench --presets` runs it once per preset; the rivals do not change).
+ * `shared` is what `benchSession` already counted for the rivals.
+ */
+export async function benchStrata(
+  session: ParsedSession,
+  sessionId: string,
+  settings: EngineSettings,
+  ports: BenchPorts,
+  onTurn: () => void,
+  shared?: { counter: BlockCounter; probes: ReturnType<typeof sessionProbes>; answerTokens: number[] },
+): Promise<StrategyTotals> {
+  const count = (s: string) => ports.tokenizer.count(s);
+  const counter = shared?.counter ?? new BlockCounter(count);
+  const messages = session.messages;
+  const probes = shared?.probes ?? sessionProbes(messages);
+  const answerTokens = shared?.answerTokens ?? messages.flatMap((m) => (m.role === 'assistant' ? [counter.message(m)] : []));
   const archive = ports.openArchive();
   try {
     const ledger = new Ledger(count, settings.contextWindow);
@@ -65,11 +86,10 @@ export async function benchSession(session: ParsedSession, sessionId: string, se
       peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
       onTurn();
     });
-    results.strata = { ...ledger.totals, peakHeapBytes: peakHeap };
+    return { ...ledger.totals, peakHeapBytes: peakHeap };
   } finally {
     archive.close();
   }
-  return results;
 }
 
 /** The messages a strategy may see before answer `index`; a missing input becomes a placeholder. */

@@ -3,7 +3,8 @@ import type { ContentBlock, Message, MessagesRequest } from '../../shared/messag
 import { toolResultText } from '../../shared/messages';
 import type { ParsedSession } from '../../shared/sessionSchema';
 import type { ArchiveStore, Logger, Tokenizer } from '../../engine/ports';
-import { SESSION_GROWTH } from '../../engine/engineState';
+import { growthCap, SESSION_GROWTH } from '../../engine/engineState';
+import { sessionGrowth } from '../../engine/contextPreset';
 import { fileShownPart, samePath } from '../../engine/fileViews';
 import type { ToolCall } from '../../engine/toolOutput';
 import { compactToolOutput, describeCall, isEditCall, toolCallsOf } from '../../engine/toolOutput';
@@ -128,8 +129,9 @@ export async function missedSpans(session: ParsedSession, name: string, settings
  * its limits grown as the budget had grown by then (the budget of that turn over the first's).
  */
 function arrivalForm(text: string, call: ToolCall | undefined, settings: EngineSettings, budgets: readonly number[], seq: number, tokenizer: Tokenizer): string {
-  const budget = budgets[seq] ?? budgets[1] ?? 0;
-  const grown = budget / Math.max(1, budgets[1] ?? budget);
+  const turnBudget = budgets[seq] ?? budgets[1] ?? 0;
+  const budget = sessionGrowth(settings).cutsAtWindow ? Math.max(turnBudget, growthCap(settings)) : turnBudget;
+  const grown = budget / Math.max(1, budgets[1] ?? turnBudget);
   const fits = (t: string) => tokenizer.count(t) <= SESSION_GROWTH.wholeFileShare * budget;
   return compactToolOutput(text, call, Math.floor(settings.codeMaxLines * grown), Math.floor(settings.outputMaxLines * grown), fits);
 }

@@ -6,6 +6,7 @@ import { addTotals, emptyTotals } from './ledger';
 import type { StrategyRow } from './report';
 import { formatTable, toRow } from './report';
 import type { LongWindowSummary } from './longPanel';
+import type { PresetPoint } from './presetTable';
 import type { ScalePoint } from './scaling';
 import type { Moonshot, SessionRatio, Verdict } from './verdict';
 import { judgeWindow, moonshot } from './verdict';
@@ -65,8 +66,9 @@ export function formatWindow(w: WindowSummary): string[] {
 }
 
 /** Everything `--json` writes: the base settings, every window's figures, verdict and moonshot, the scaling run; the long panel's windows when it ran. */
-export function sweepJson(windows: WindowSummary[], scaling: ScalePoint[], long?: LongWindowSummary[]): unknown {
+export function sweepJson(windows: WindowSummary[], scaling: ScalePoint[], long?: LongWindowSummary[], presets: readonly PresetPoint[] = []): unknown {
   return {
+    ...(presets.length ? { presets } : {}),
     ...(long ? { long: long.map((w) => ({ window: w.window, settings: w.settings, strataBudget: w.strataBudget, pooled: w.pooled, sessions: w.sessions, strataVsFull: w.strataVsFull, verdict: w.verdict, moonshot: w.moonshot })) } : {}),
     windows: windows.map((w) => ({
       window: w.window,

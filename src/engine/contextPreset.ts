@@ -1,0 +1,42 @@
+import type { ContextPreset, EngineSettings } from '../shared/engineSettings';
+
+/**
+ * How the prompt budget follows a long session, per `strata.contextPreset` (issue 19). The one
+ * place a preset becomes engine parameters; engineState.ts applies them.
+ * - `growsPast`: the session counts as long once its tokens pass this many times the base budget.
+ * - `historyShare`: a long session's budget is this share of its tokens (above 1 the budget runs
+ *   ahead of the history, so working memory is not folded again until the history has grown into it),
+ *   never below the base nor above `promptBudgetPercent` of the window.
+ * - `grownLowPercent`: the low watermark rises from `lowWatermarkPercent` to this share of the grown
+ *   budget (reached when the budget has doubled).
+ * - `cutsAtWindow`: outputs are cut on arrival against the most the budget may grow to, not the
+ *   budget of the moment (a cut is never undone, and a long session's first reads are quoted late).
+ * The user's budget settings bound every preset: `promptBudgetTokens` (with the window's share) is
+ * the base, `promptBudgetPercent` the most a budget grows to, and a `lowWatermarkPercent` above
+ * `grownLowPercent` wins.
+ */
+export interface SessionGrowth {
+  growsPast: number;
+  historyShare: number;
+  grownLowPercent: number;
+  cutsAtWindow: boolean;
+}
+
+export const CONTEXT_PRESETS: Readonly<Record<ContextPreset, SessionGrowth>> = {
+  /** The base budget holds whatever the session's length: cheapest, forgets most of a long session. */
+  economy: { growsPast: 2.5, historyShare: 0, grownLowPercent: 30, cutsAtWindow: false },
+  /** The budget grows with 40% of a long session's history, the low watermark to half of it. */
+  balanced: { growsPast: 2.5, historyShare: 0.4, grownLowPercent: 50, cutsAtWindow: false },
+  /**
+   * Keeps what a sliding window would: from the first exchange the budget runs half ahead of the
+   * history (never below the base), so nothing is folded while the history fits the window's share;
+   * past it a step keeps the recent 40% verbatim behind a stable prefix (30% or 50% cost more on the
+   * long panel: more rewrites, or larger prompts). A short session at a large window is sent whole.
+   */
+  'full-recall': { growsPast: 0, historyShare: 1.5, grownLowPercent: 40, cutsAtWindow: true },
+};
+
+/** The growth parameters of the settings' preset. */
+export function sessionGrowth(settings: Pick<EngineSettings, 'contextPreset'>): SessionGrowth {
+  return CONTEXT_PRESETS[settings.contextPreset];
+}
