@@ -18,7 +18,7 @@ export async function openSessionBusySteps(c: StepContext, api: MessagesApiServe
   const dialog = page.locator('.monaco-dialog-box');
   const askToOpen = async () => {
     await runCommand('Strata: Open Session...');
-    const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: IMPORTED }).first();
+    const row = page.locator('.quick-input-list .monaco-list-row:visible').filter({ hasText: IMPORTED }).first();
     await clickQuickPickRow(page, row, c.timeoutMs);
     await dialog.waitFor({ timeout: c.timeoutMs });
     await c.waitForText(dialog, /A turn is running in the chat\. Stop it and open "Fix the failing test in src\/math\.test\.ts"\?/);

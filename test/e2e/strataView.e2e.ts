@@ -122,8 +122,8 @@ async function main(): Promise<void> {
 
     await check('Import Session lists the Claude Code session and imports it, saying how many exchanges', async () => {
       await runCommand(page!, 'Strata: Import Session');
-      await clickQuickPickRow(page!, page!.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Claude Code sessions' }).first(), STEP_TIMEOUT_MS);
-      const row = page!.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'Fix the failing test in src/math.test.ts' }).first();
+      await clickQuickPickRow(page!, page!.locator('.quick-input-list .monaco-list-row:visible').filter({ hasText: 'Claude Code sessions' }).first(), STEP_TIMEOUT_MS);
+      const row = page!.locator('.quick-input-list .monaco-list-row:visible').filter({ hasText: 'Fix the failing test in src/math.test.ts' }).first();
       await row.waitFor({ timeout: STEP_TIMEOUT_MS });
       await expectText(row, /\/home\/dev\/calc/);
       await shot('import-picker');
@@ -369,7 +369,7 @@ async function archiveSearchSteps(page: Page, shot: (name: string) => Promise<vo
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ timeout: STEP_TIMEOUT_MS });
     await input.fill('strata');
-    const hit = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: /e\d+ / }).first();
+    const hit = page.locator('.quick-input-list .monaco-list-row:visible').filter({ hasText: /e\d+ / }).first();
     await hit.waitFor({ timeout: STEP_TIMEOUT_MS });
     console.log(`e2e:      first hit: ${(await hit.innerText()).replace(/\s+/g, ' ')}`);
     if (/environment|Time:/.test(await hit.innerText())) throw new Error('a search snippet shows the environment block');
@@ -388,7 +388,7 @@ async function openSessionSteps(page: Page, webview: Frame, shot: (name: string)
     await webview.locator('[data-testid="new-session"]').click();
     await webview.locator('.messages.empty').waitFor({ timeout: STEP_TIMEOUT_MS });
     await runCommand(page, 'Strata: Open Session...');
-    const row = page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'What does hello.ts export?' }).first();
+    const row = page.locator('.quick-input-list .monaco-list-row:visible').filter({ hasText: 'What does hello.ts export?' }).first();
     await row.waitFor({ timeout: STEP_TIMEOUT_MS });
     await expectText(row, /6 exchanges/);
     await shot('open-session-picker');
@@ -427,7 +427,7 @@ async function exportAndDeleteSteps(page: Page, webview: Frame, server: CodeServ
   };
   await check('Export Archived Session... as JSON Lines writes a session file that parses back to the chat (superseded exchanges left out)', async () => {
     await menu('Export Archived Session...');
-    await clickQuickPickRow(page, page.locator('.quick-input-list .monaco-list-row').filter({ hasText: 'JSON Lines' }).first(), STEP_TIMEOUT_MS);
+    await clickQuickPickRow(page, page.locator('.quick-input-list .monaco-list-row:visible').filter({ hasText: 'JSON Lines' }).first(), STEP_TIMEOUT_MS);
     const path = page.locator('.quick-input-widget input');
     // The save dialog is a quick input prefilled with <workspace>/<session id>.jsonl.
     for (const deadline = Date.now() + STEP_TIMEOUT_MS; !/\.jsonl$/.test(await path.inputValue().catch(() => '')); ) {
@@ -551,7 +551,7 @@ async function runCommand(page: Page, title: string): Promise<void> {
       const input = page.locator('.quick-input-widget input');
       await input.waitFor({ timeout: 10_000 });
       await input.fill(`>${title}`, { timeout: 10_000 });
-      await page.locator('.quick-input-list .monaco-list-row').filter({ hasText: title }).first().waitFor({ timeout: 10_000 });
+      await page.locator('.quick-input-list .monaco-list-row:visible').filter({ hasText: title }).first().waitFor({ timeout: 10_000 });
       await page.keyboard.press('Enter');
       return;
     } catch (error) {
