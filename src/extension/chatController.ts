@@ -9,6 +9,7 @@ import type { ClampedSettings } from './clampSettings';
 import { stopQuestion, type BusyKind, type ConfirmStop } from './stopQuestion';
 import { contextFigures } from './contextFigures';
 import { sessionEngineSettings, tableProfile } from '../task/modelProfiles';
+import { condenseUsd } from '../task/pricing';
 import type { EngineSettings } from '../shared/engineSettings';
 import type { SessionMemory } from './sessionMemory';
 import { taskEventMessages } from './taskEventMessages';
@@ -241,7 +242,7 @@ export class ChatController {
         this.host.send({ type: 'chat/error', requestId, code: 'condense_failed', message: `Condense Now failed in the engine (${message}). The conversation goes on; send a message to continue.` });
         return;
       }
-      for (const event of events) this.host.send({ type: 'chat/engineEvent', requestId, event });
+      for (const event of events) this.host.send(this.priced({ type: 'chat/engineEvent', requestId, event }, opened));
       await this.showUsageNow(engine);
     })();
     this.running = { kind: 'condense', requestId, abort, done };
@@ -253,6 +254,18 @@ export class ChatController {
       this.host.send({ type: 'condense/running', running: false });
     }
     return { kind: 'done', events };
+  }
+
+  /**
+   * A condense event with its call priced in dollars at the condensing model's rates, and that cost
+   * added to the session's remembered cost (so a reload carries it on); other messages as they are.
+   */
+  private priced(message: HostToWebview, opened: OpenedSession): HostToWebview {
+    if (message.type !== 'chat/engineEvent' || message.event.type !== 'condense_context') return message;
+    const { session } = opened;
+    const usd = condenseUsd(message.event, session.profile.condenseModel ?? session.profile.id);
+    this.host.memory?.addCost(session.sessionId, usd);
+    return { ...message, usd };
   }
 
   /** The meter and the status bar show the next prompt's size as it is now (after a condense). */
@@ -341,14 +354,15 @@ export class ChatController {
         emit({ type: 'chat/error', requestId, code: 'no_api_key', message: 'No API key: run "Strata: Set API Key" or set ANTHROPIC_API_KEY, then send again.' });
         return;
       }
-      const { session } = await this.session();
+      const opened = await this.session();
+      const { session } = opened;
       if (signal.aborted) return;
       const off = session.task.onEvent((event) => {
         // As the request goes out, not when it is answered: turn_done carries the same layers.
         if (event.type === 'request') this.host.showUsage(event.layers);
         if (event.type === 'exchange') this.host.exchangeArchived?.(session.sessionId);
         if (event.type === 'turn_done') this.host.memory?.addCost(session.sessionId, event.report.cost.totalUsd);
-        for (const message of taskEventMessages(event, requestId)) emit(message);
+        for (const message of taskEventMessages(event, requestId)) emit(this.priced(message, opened));
       });
       try {
         await (resendFrom === undefined ? session.task.send(text, signal) : session.task.resend(resendFrom, text, signal));

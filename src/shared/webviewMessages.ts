@@ -190,7 +190,8 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
     promptTokens: z.number().int().nonnegative().optional(),
     cacheReadTokens: z.number().int().nonnegative().optional(),
   }),
-  z.object({ type: z.literal('chat/engineEvent'), requestId, event: engineEventSchema }),
+  /** `usd`: what the event's model call cost in dollars (a condense), priced by the host; the event's own `cost` is in engine units. */
+  z.object({ type: z.literal('chat/engineEvent'), requestId, event: engineEventSchema, usd: z.number().nonnegative().optional() }),
   /** The request failed; `code` is a StrataError code, `message` says what to do. */
   z.object({ type: z.literal('chat/error'), requestId, code: z.string(), message: z.string() }),
   /** The loop has nothing left to do for `requestId`; the input is free again. */

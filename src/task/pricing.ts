@@ -88,6 +88,14 @@ export function turnCost(usage: ModelUsage, model: string): TurnCost {
   return { inputUsd, cacheWriteUsd, cacheReadUsd, outputUsd, totalUsd: inputUsd + cacheWriteUsd + cacheReadUsd + outputUsd, priced: true };
 }
 
+/**
+ * USD of a condensing call (its engine event carries the call's tokens; its `cost` is in the
+ * engine's cost units, not dollars), priced at `model`'s rates; 0 for a model with no price on file.
+ */
+export function condenseUsd(call: { inputTokens: number; outputTokens: number }, model: string): number {
+  return turnCost({ inputTokens: call.inputTokens, cacheWriteTokens: 0, cacheReadTokens: 0, outputTokens: call.outputTokens }, model).totalUsd;
+}
+
 /** Running totals of a session: tokens by kind, USD, and how many turns had no price. */
 export class SessionCost {
   private readonly usage: ModelUsage = { inputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0, outputTokens: 0 };

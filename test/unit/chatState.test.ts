@@ -43,6 +43,16 @@ describe('webview chatReducer', () => {
     expect(s.usage).toBe(usage);
   });
 
+  it("adds a condense's dollar cost as the host priced it, never the engine's cost units", () => {
+    const usage = computeUsage(50_000, 200_000, 8_192, []);
+    // 5,054 tokens condensed: the event's cost is 5,054 + 5 x 100 = 5,554 engine units; the call cost $0.017.
+    const event = { type: 'condense_context' as const, turn: 3, tokensBefore: 5_054, tokensAfter: 3_555, inputTokens: 5_054, outputTokens: 100, cost: 5_554 };
+    const s = run({ type: 'chat/turnDone', requestId: 'r1', usage, cost: 0.25, cacheHitRate: 0 }, { type: 'chat/engineEvent', requestId: 'condense-1', event, usd: 0.017 });
+    expect(s.sessionCost).toBeCloseTo(0.267, 10);
+    // An engine event the host did not price (a warning, a re-layering) adds nothing.
+    expect(run({ type: 'chat/engineEvent', requestId: 'r2', event: { type: 'warning', turn: 1, message: 'x' } }).sessionCost).toBe(0);
+  });
+
   it('shows the usage of a request as it goes out, keeping the last answer\'s cost and cache rate until its own turn ends', () => {
     const answered = computeUsage(40_000, 200_000, 8_192, []);
     const inFlight = computeUsage(55_000, 200_000, 8_192, []);

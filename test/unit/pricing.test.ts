@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ModelUsage } from '../../src/task/modelClient';
-import { DEFAULT_MODEL, priceFor, SessionCost, turnCost } from '../../src/task/pricing';
+import { condenseUsd, DEFAULT_MODEL, priceFor, SessionCost, turnCost } from '../../src/task/pricing';
 
 const usage = (inputTokens: number, cacheWriteTokens: number, cacheReadTokens: number, outputTokens: number): ModelUsage => ({
   inputTokens,
@@ -21,6 +21,11 @@ describe('pricing', () => {
     expect(cost.outputUsd).toBeCloseTo(0.0225, 10);
     expect(cost.totalUsd).toBeCloseTo(0.096, 10);
     expect(cost.priced).toBe(true);
+  });
+
+  it('prices a condensing call from its tokens, as plain input and output (hand-computed for Sonnet 4.6: 5,054 x $3 + 100 x $15 per MTok)', () => {
+    expect(condenseUsd({ inputTokens: 5_054, outputTokens: 100 }, 'claude-sonnet-4-6')).toBeCloseTo(0.016662, 10);
+    expect(condenseUsd({ inputTokens: 5_054, outputTokens: 100 }, 'a-gateway-model')).toBe(0);
   });
 
   it('uses the stated rates where a model departs from 1.25x / 0.1x (Sonnet 5.5 reads at $0.10)', () => {

@@ -113,8 +113,8 @@ export function chatReducer(state: ChatState, action: HostToWebview | LocalActio
       return {
         ...state,
         items: [...state.items, { kind: 'event', id: `${action.requestId}:e${state.items.length}`, event: action.event }],
-        // A condense's cost (Condense Now, or inside a turn) is part of the session's.
-        sessionCost: state.sessionCost + ('cost' in action.event ? action.event.cost : 0),
+        // A condense's cost (Condense Now, or inside a turn) is part of the session's: in dollars, as the host priced it.
+        sessionCost: state.sessionCost + (action.usd ?? 0),
         timeline: addEvent(state.timeline, action.requestId, action.event),
       };
     case 'context/figures':
