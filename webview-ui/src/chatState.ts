@@ -115,7 +115,7 @@ export function chatReducer(state: ChatState, action: HostToWebview | LocalActio
         items: [...state.items, { kind: 'event', id: `${action.requestId}:e${state.items.length}`, event: action.event }],
         // A condense's cost (Condense Now, or inside a turn) is part of the session's: in dollars, as the host priced it.
         sessionCost: state.sessionCost + (action.usd ?? 0),
-        timeline: addEvent(state.timeline, action.requestId, action.event),
+        timeline: addEvent(state.timeline, action.requestId, action.event, action.usd),
       };
     case 'context/figures':
       return { ...state, figures: action.figures };

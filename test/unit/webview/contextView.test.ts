@@ -84,7 +84,8 @@ describe('timeline: turns, marks, cost and cache hit rate', () => {
     t = addEvent(t, 'r2', { type: 'relayer', turn: 2, foldedThrough: 1, pressure: 0, masked: 0 });
     t = addCall(t, { requestId: 'r2', promptTokens: 2_500, cost: 0.002, apiPromptTokens: 2_500, cacheReadTokens: 2_000 });
     t = addCall(t, { requestId: 'r2', promptTokens: 2_700, cost: 0.003, apiPromptTokens: 2_700, cacheReadTokens: 2_500 });
-    t = addEvent(t, 'condense-1', { type: 'condense_context', turn: 3, tokensBefore: 2_700, tokensAfter: 1_200, inputTokens: 2_700, outputTokens: 100, cost: 0.004 });
+    // The event's cost is in engine units (2,700 + 5 x 100); the turn counts the dollars the host priced.
+    t = addEvent(t, 'condense-1', { type: 'condense_context', turn: 3, tokensBefore: 2_700, tokensAfter: 1_200, inputTokens: 2_700, outputTokens: 100, cost: 3_200 }, 0.004);
     expect(t.turns.map((x) => x.requestId)).toEqual(['r1', 'r2', 'condense-1']);
     expect(t.turns[1]).toMatchObject({ promptTokens: 2_700, marks: ['relayer'], apiPromptTokens: 5_200, cacheReadTokens: 4_500 });
     expect(t.turns[1]!.cost).toBeCloseTo(0.005, 10);

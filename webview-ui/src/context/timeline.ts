@@ -38,14 +38,17 @@ export function addCall(t: Timeline, call: { requestId: string; promptTokens: nu
   }));
 }
 
-/** An engine event of turn `requestId`: re-layering and condensing become marks; condense cost counts. Pure. */
-export function addEvent(t: Timeline, requestId: string, event: EngineEventView): Timeline {
+/**
+ * An engine event of turn `requestId`: re-layering and condensing become marks; `usd` (the dollars
+ * the host priced a condense at; the event's own `cost` is in engine units) counts. Pure.
+ */
+export function addEvent(t: Timeline, requestId: string, event: EngineEventView, usd = 0): Timeline {
   const mark = markOf(event);
   if (!mark) return t;
   return upsert(t, requestId, (turn) => ({
     ...turn,
     marks: turn.marks.includes(mark) ? turn.marks : [...turn.marks, mark],
-    cost: turn.cost + ('cost' in event ? event.cost : 0),
+    cost: turn.cost + usd,
     // A condense between turns has no call of its own: its bar shows the prompt it left.
     promptTokens: event.type === 'condense_context' && turn.promptTokens === 0 ? event.tokensAfter : turn.promptTokens,
   }));
