@@ -40,7 +40,21 @@ export const ABOVE_THE_ENGINE = [
   'toolsCommands.test.ts', // the Task's shell tools
 ];
 
+/**
+ * Test files of whole sessions (a Task over the local API server, a webview controller, a
+ * language server), left out when a safety group of src/task is scored: the redactor, the path
+ * checks and the approval gate run in every session, so each of their mutants (a static one, a
+ * module-level pattern, runs every test it can reach) would pay a minute or more for them. Those
+ * files' own unit tests (secretRedactor, workspacePath, runToolCall, stopNotices, the tools' and
+ * the stream filter's) stay, with the smaller session tests of each concern (taskRedaction,
+ * taskStopReasons, toolsProtectedWrites). A lower bound again, like the engine groups.
+ */
+export const WHOLE_SESSIONS = ['badInputs.test.ts', 'chatController.test.ts', 'chatControllerFigures.test.ts', 'lspTools.test.ts', 'taskLoop.test.ts', 'taskResend.test.ts', 'taskTerminal.test.ts'];
+const TASK_SAFETY_GROUPS = new Set(['task-redaction', 'task-confinement', 'task-approval', 'task-stops']);
+
 /** Test file names (in test/unit) a run of `group` leaves out. */
 export function testFilesLeftOut(group) {
-  return group.startsWith('engine-') ? [...SPAWNS_BUILT_CLI, ...ABOVE_THE_ENGINE] : SPAWNS_BUILT_CLI;
+  if (group.startsWith('engine-')) return [...SPAWNS_BUILT_CLI, ...ABOVE_THE_ENGINE];
+  if (TASK_SAFETY_GROUPS.has(group)) return [...SPAWNS_BUILT_CLI, ...WHOLE_SESSIONS];
+  return SPAWNS_BUILT_CLI;
 }
