@@ -41,20 +41,27 @@ export const ABOVE_THE_ENGINE = [
 ];
 
 /**
- * Test files of whole sessions (a Task over the local API server, a webview controller, a
- * language server), left out when a safety group of src/task is scored: the redactor, the path
- * checks and the approval gate run in every session, so each of their mutants (a static one, a
- * module-level pattern, runs every test it can reach) would pay a minute or more for them. Those
- * files' own unit tests (secretRedactor, workspacePath, runToolCall, stopNotices, the tools' and
- * the stream filter's) stay, with the smaller session tests of each concern (taskRedaction,
- * taskStopReasons, toolsProtectedWrites). A lower bound again, like the engine groups.
+ * The safety groups of src/task run only the unit tests of their files: the redactor, the path
+ * checks, the approval gate and the stream filter run in every session, so each of their
+ * surviving mutants (and each static one, a module-level pattern, which runs every test it can
+ * reach) would otherwise pay for every whole-session test file (taskLoop, taskStopReasons,
+ * taskRedaction ...: a minute or more a mutant on this loaded machine). The unit tests are
+ * written to kill on their own; a score measured so is a lower bound of the whole suite's.
  */
-export const WHOLE_SESSIONS = ['badInputs.test.ts', 'chatController.test.ts', 'chatControllerFigures.test.ts', 'lspTools.test.ts', 'taskLoop.test.ts', 'taskResend.test.ts', 'taskTerminal.test.ts'];
-const TASK_SAFETY_GROUPS = new Set(['task-redaction', 'task-confinement', 'task-approval', 'task-stops']);
+export const ONLY_TESTS = {
+  'task-redaction': ['secretRedactor.test.ts', 'redaction.test.ts', 'importRedaction.test.ts'],
+  'task-confinement': ['workspacePath.test.ts', 'toolsConfinement.test.ts', 'toolsProtectedWrites.test.ts'],
+  'task-approval': ['runToolCall.test.ts', 'approvalBroker.test.ts', 'chatHostPieces.test.ts', 'toolsProtectedWrites.test.ts'],
+  'task-stops': ['stopNotices.test.ts', 'protocolStreamFilter.test.ts'],
+};
+
+/** The only test files (in test/unit) a run of `group` loads, or undefined for all but those left out. */
+export function testFilesOnly(group) {
+  return ONLY_TESTS[group];
+}
 
 /** Test file names (in test/unit) a run of `group` leaves out. */
 export function testFilesLeftOut(group) {
   if (group.startsWith('engine-')) return [...SPAWNS_BUILT_CLI, ...ABOVE_THE_ENGINE];
-  if (TASK_SAFETY_GROUPS.has(group)) return [...SPAWNS_BUILT_CLI, ...WHOLE_SESSIONS];
   return SPAWNS_BUILT_CLI;
 }
