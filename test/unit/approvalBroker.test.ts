@@ -47,6 +47,18 @@ describe('ApprovalBroker edges', () => {
     expect(b.pendingRequest('r1:approval1')).toBeUndefined();
   });
 
+  it('refusing all tells the webview each card was refused', () => {
+    const { sent, b } = broker({ writes: false, commands: false });
+    void b.ask('r1', protectedWrite);
+    void b.ask('r1', protectedCommand);
+    sent.length = 0;
+    b.refuseAll('stopped');
+    expect(sent).toEqual([
+      { type: 'approval/settled', requestId: 'r1:approval1', approved: false },
+      { type: 'approval/settled', requestId: 'r1:approval2', approved: false },
+    ]);
+  });
+
   it('resends only what is still open', () => {
     const { sent, b } = broker({ writes: false, commands: false });
     void b.ask('r1', protectedWrite);

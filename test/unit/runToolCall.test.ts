@@ -114,6 +114,14 @@ describe('runToolCall', () => {
     expect(ran).toEqual([]);
   });
 
+  it('several bad fields are listed one a line', async () => {
+    const ctx = context({ approved: true });
+    const two = defineTool({ name: 't', description: 't', input: z.object({ a: z.string(), b: z.number() }), needsApproval: false, summarize: () => 't', run: async () => ok('') });
+    expect((await runToolCall({ name: 't', input: {} }, ctx, [two])).text).toBe(
+      'Invalid input for t; nothing was done. Fix these fields and call it again:\n- a: Invalid input: expected string, received undefined\n- b: Invalid input: expected number, received undefined',
+    );
+  });
+
   it('a nested field is named by its whole path', async () => {
     const ctx = context({ approved: true });
     const nested = defineTool({ name: 'n', description: 'n', input: z.object({ a: z.object({ b: z.array(z.string()) }) }), needsApproval: false, summarize: () => 'n', run: async () => ok('') });
