@@ -50,7 +50,7 @@ export const ABOVE_THE_ENGINE = [
  */
 export const ONLY_TESTS = {
   'task-redaction': ['secretRedactor.test.ts', 'redaction.test.ts', 'importRedaction.test.ts'],
-  'task-confinement': ['workspacePath.test.ts', 'toolsConfinement.test.ts', 'toolsProtectedWrites.test.ts'],
+  'task-confinement': ['workspacePath.test.ts', 'confinePath.test.ts', 'toolsConfinement.test.ts', 'toolsProtectedWrites.test.ts'],
   'task-approval': ['runToolCall.test.ts', 'approvalBroker.test.ts', 'chatHostPieces.test.ts', 'toolsProtectedWrites.test.ts'],
   'task-stops': ['stopNotices.test.ts', 'protocolStreamFilter.test.ts'],
 };

@@ -58,6 +58,12 @@ describe('resolveWorkspacePath on a Windows root', () => {
     }
   });
 
+  it('a path shorter than the root, a drive letter mid-path, and a root that climbs are not inside', () => {
+    expect(resolveWorkspacePath('C:\\ws', 'C:\\').ok).toBe(false);
+    expect(resolveWorkspacePath('C:\\ws', 'src\\x:\\y')).toEqual({ ok: true, rel: 'src/x:/y' });
+    expect(resolveWorkspacePath('/../ws', '/ws/a').ok).toBe(false);
+  });
+
   it('a UNC root (\\\\server\\share) is a Windows root too', () => {
     const root = '\\\\server\\share\\ws';
     expect(resolveWorkspacePath(root, '\\\\SERVER\\share\\ws\\a.txt')).toEqual({ ok: true, rel: 'a.txt' });
@@ -76,6 +82,7 @@ describe('relative path helpers', () => {
   it('parentOf, joinRel, isWithin, displayPath', () => {
     expect(parentOf('a/b/c')).toBe('a/b');
     expect(parentOf('a')).toBe('');
+    expect(parentOf('abc')).toBe('');
     expect(parentOf('')).toBe('');
     expect(joinRel('', 'x')).toBe('x');
     expect(joinRel('a/b', 'x')).toBe('a/b/x');
