@@ -73,3 +73,34 @@ describe('the exact secrets', () => {
     expect(r(`x ${encoded.replace(/\+/g, '-').replace(/\//g, '_')} y`)).toBe('x [redacted: session-key-base64] y');
   });
 });
+
+describe('secret names, separators and lines (second batch)', () => {
+  it.each([
+    ['a name joined without a separator', 'SECRETKEY=abc123', 'SECRETKEY=[redacted: secret]'],
+    ['secret_key', 'MY_SECRET_KEY=abc123', 'MY_SECRET_KEY=[redacted: secret]'],
+    ['accesskey', 'ACCESSKEY=abc123', 'ACCESSKEY=[redacted: secret]'],
+    ['access_key', 'MINIO_ACCESS_KEY=abc123', 'MINIO_ACCESS_KEY=[redacted: secret]'],
+    ['a value ending in a literal word', 'DB_PASSWORD=abcnull', 'DB_PASSWORD=[redacted: password]'],
+    ['tabs around =', 'password\t=\t"hunter2"', 'password\t=\t"[redacted: password]"'],
+    ['an escaped quote inside the value', 'password = "ab\\"cd"', 'password = "[redacted: password]"'],
+    ['YAML at the very end of the text', 'password: s3cr3t', 'password: [redacted: password]'],
+    ['YAML after export', 'export password: s3cr3t\n', 'export password: [redacted: password]\n'],
+    ['YAML indented with a tab', 'db:\n\tpassword: s3cr3t\n', 'db:\n\tpassword: [redacted: password]\n'],
+    ['YAML indented at the start of the text', ' password: s3cr3t\n', ' password: [redacted: password]\n'],
+    ['a YAML list item indented at the start', ' - api_key: abc123\n', ' - api_key: [redacted: api-key]\n'],
+    ['YAML after a lone carriage return', 'a: 1\rpassword: s3cr3t', 'a: 1\rpassword: [redacted: password]'],
+    ['YAML after a NUL (an environ dump)', 'A=1\0password: s3cr3t', 'A=1\0password: [redacted: password]'],
+  ])('%s', (_what, text, expected) => {
+    expect(redact(text)).toBe(expected);
+  });
+
+  it.each([
+    ['a quote closed only on a later line', 'password: "abc\nnext: "x"'],
+    ['a name after a word on the line', 'a password: s3cr3t\n'],
+    ['an identifier with underscores after a name', 'secret = some_identifier_name_2024abcdefgh'],
+    ['key characters followed by an underscore', 'secret = abcdefgh12345678_x'],
+    ['letters alone, however long', 'secret = abcdefghijklmnopqr'],
+  ])('leaves alone %s', (_what, text) => {
+    expect(redact(text)).toBe(text);
+  });
+});
