@@ -104,3 +104,21 @@ describe('secret names, separators and lines (second batch)', () => {
     expect(redact(text)).toBe(text);
   });
 });
+
+describe('key-like values and line starts (third batch)', () => {
+  it.each([
+    ['a key-like value starting with letters', 'secret = abcdefgh12345678', 'secret = [redacted: secret]'],
+    ['a key-like value starting with digits', 'secret = 12345678abcdefgh', 'secret = [redacted: secret]'],
+    ['YAML after export and a tab', 'export\tpassword: s3cr3t\n', 'export\tpassword: [redacted: password]\n'],
+    ['a YAML list item indented with a tab', '\t- api_key: abc123\n', '\t- api_key: [redacted: api-key]\n'],
+  ])('%s', (_what, text, expected) => {
+    expect(redact(text)).toBe(expected);
+  });
+
+  it.each([
+    ['an identifier whose tail alone looks like a key', 'secret = my_var_abcdefgh12345678'],
+    ['a six-letter word before the name', 'abcdef password: s3cr3t\n'],
+  ])('leaves alone %s', (_what, text) => {
+    expect(redact(text)).toBe(text);
+  });
+});
