@@ -52,7 +52,7 @@ describe('private-key blocks: the size rule and the cut end', () => {
   });
 
   it('a block cut short gives its trailing blank back to the text after it', () => {
-    expect(redact(`${begin}${b64(64)}\né rest`)).toBe('[redacted: private-key]\né rest');
+    expect(redact(`${begin}${b64(64)}\néx`)).toBe('[redacted: private-key]\néx');
   });
 });
 
