@@ -43,6 +43,9 @@ export default {
   reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
   htmlReporter: { fileName: `${dir}/index.html` },
   jsonReporter: { fileName: `${dir}/mutation.json` },
+  // .tools holds code-server and a Node for the e2e suite (no unit test uses it): not copied into
+  // each sandbox (in a worktree it is a symlink to a folder, which Stryker cannot copy).
+  ignorePatterns: ['/.tools'],
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,
 };

@@ -2,7 +2,7 @@ import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
 import type { TestSpecification } from 'vitest/node';
 import { BaseSequencer } from 'vitest/node';
 import base from './vitest.config';
-import { testFilesLeftOut } from './scripts/mutationTests.mjs';
+import { testFilesLeftOut, testFilesOnly } from './scripts/mutationTests.mjs';
 
 /**
  * Test files whose tests take seconds each (a whole task session over the local API server, real
@@ -33,8 +33,14 @@ class QuickFirstSequencer extends BaseSequencer {
 /** The files the group being mutated leaves out (scripts/mutationTests.mjs); Stryker runs this config with MUTATE_GROUP set. */
 const leftOut = testFilesLeftOut(process.env.MUTATE_GROUP ?? 'all').map((name) => `test/unit/${name}`);
 
-/** vitest.config.ts for mutation runs (stryker.config.mjs): the same tests less `leftOut`, quick files first. */
-export default mergeConfig(
+/** The group's own test list (scripts/mutationTests.mjs ONLY_TESTS), when it has one. */
+const only = testFilesOnly(process.env.MUTATE_GROUP ?? 'all')?.map((name) => `test/unit/${name}`);
+
+/** vitest.config.ts for mutation runs (stryker.config.mjs): the same tests less `leftOut` (or only `only`), quick files first. */
+const config = mergeConfig(
   base,
   defineConfig({ test: { exclude: [...configDefaults.exclude, ...leftOut], sequence: { sequencer: QuickFirstSequencer } } }),
 );
+// Set after the merge: mergeConfig appends arrays, so merging `include` would keep the base's glob.
+if (only && config.test) config.test.include = only;
+export default config;

@@ -1,8 +1,9 @@
 // The groups `npm run mutate` scores one after another, each with its own Stryker JSON report and
 // incremental file under reports/mutation/<group>/, so a partial run keeps what it finished and
 // `npm run mutate:score` merges whatever groups have a report. Together the globs cover every
-// file of src/engine and src/adapters exactly once; scripts/mutationScore.mjs names any source
-// file that no report holds.
+// file of src/engine, src/adapters and src/task, and the files of src/extension that do not import
+// vscode (the rest run only inside VS Code), exactly once; scripts/mutationScore.mjs names any
+// source file that no report holds.
 
 const files = (folder, names) => names.map((name) => `${folder}/${name}.ts`);
 const except = (folder, names) => names.map((name) => `!${folder}/${name}.ts`);
@@ -31,6 +32,29 @@ const ADAPTER_GROUPS = {
 };
 const named = (groups) => Object.values(groups).flat();
 
+// The assistant around the engine, safety paths first (issue 20: 100% of their non-equivalent
+// mutants), then the rest. Paths relative to src/task.
+const TASK_GROUPS = {
+  // what leaves the machine: secrets replaced before a text enters the engine
+  'task-redaction': ['secretRedactor', 'redaction'],
+  // where a tool may read and write: workspace confinement, links, protected (code-running) paths
+  'task-confinement': ['tools/confinePath', 'tools/workspacePath', 'tools/protectedPaths'],
+  // what runs only with the user's yes (with src/extension/approvalBroker.ts, see below)
+  'task-approval': ['tools/runToolCall', 'tools/tool'],
+  // how an answer ended, and what of it a user sees
+  'task-stops': ['stopNotices', 'protocolStreamFilter'],
+  'task-tools': ['tools/applyEditBlocks', 'tools/editFile', 'tools/writeFile', 'tools/readFile', 'tools/listFiles', 'tools/searchFiles', 'tools/globMatcher', 'tools/walkWorkspace', 'tools/executeCommand', 'tools/toolLimits', 'tools/toolRegistry'],
+  'task-lsp': ['tools/lspTools', 'tools/lspTarget', 'tools/listDefinitions', 'languageProblems'],
+  'task-loop': ['task'],
+};
+// src/extension: only the files that import no vscode (plain Node runs them); a file that does is
+// not mutated (scripts/mutationScore.mjs lists it). The approval broker is in 'task-approval'.
+const EXTENSION_GROUPS = {
+  'extension-chat': ['chatController', 'taskEventMessages', 'stopQuestion', 'webviewRouter', 'webviewChannel', 'webviewHtml', 'raceAbort', 'debouncer', 'disposableStore'],
+  'extension-settings': ['clampSettings', 'settingsHandler', 'settingsManifest', 'settingsPanelModel', 'settingsSpec', 'settingsTable'],
+  'extension-rest': ['archiveStatus', 'archiveTreeModel', 'commandIds', 'contextFigures', 'diagnosticsText', 'exchangeMarkdown', 'importSummary', 'openArchivedSession', 'proposedContent', 'recordingModelClient', 'sessionExport', 'sessionHistory', 'terminalHistory', 'vscodeLanguageConversions'],
+};
+
 /** Group name -> Stryker `mutate` globs. */
 export const MUTATION_GROUPS = {
   ...Object.fromEntries(Object.entries(ENGINE_GROUPS).map(([group, names]) => [group, files('src/engine', names)])),
@@ -43,6 +67,11 @@ export const MUTATION_GROUPS = {
   ...Object.fromEntries(Object.entries(ADAPTER_GROUPS).map(([group, names]) => [group, files('src/adapters', names)])),
   // the small ones: workspace, search, fetch, clock, logs
   'adapters-rest': ['src/adapters/**/*.ts', ...except('src/adapters', named(ADAPTER_GROUPS))],
+  ...Object.fromEntries(Object.entries(TASK_GROUPS).map(([group, names]) => [group, files('src/task', names)])),
+  'task-approval': [...files('src/task', TASK_GROUPS['task-approval']), 'src/extension/approvalBroker.ts'],
+  // the ports, events, mentions, pricing, profiles ...: everything of src/task not named above
+  'task-rest': ['src/task/**/*.ts', ...except('src/task', named(TASK_GROUPS))],
+  ...Object.fromEntries(Object.entries(EXTENSION_GROUPS).map(([group, names]) => [group, files('src/extension', names)])),
 };
 
 /** Where a group's reports go. */

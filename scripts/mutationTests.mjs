@@ -40,7 +40,28 @@ export const ABOVE_THE_ENGINE = [
   'toolsCommands.test.ts', // the Task's shell tools
 ];
 
+/**
+ * The safety groups of src/task run only the unit tests of their files: the redactor, the path
+ * checks, the approval gate and the stream filter run in every session, so each of their
+ * surviving mutants (and each static one, a module-level pattern, which runs every test it can
+ * reach) would otherwise pay for every whole-session test file (taskLoop, taskStopReasons,
+ * taskRedaction ...: a minute or more a mutant on this loaded machine). The unit tests are
+ * written to kill on their own; a score measured so is a lower bound of the whole suite's.
+ */
+export const ONLY_TESTS = {
+  'task-redaction': ['secretRedactor.test.ts', 'secretRedactorEdges.test.ts', 'redaction.test.ts', 'importRedaction.test.ts'],
+  'task-confinement': ['workspacePath.test.ts', 'confinePath.test.ts', 'toolsConfinement.test.ts', 'toolsProtectedWrites.test.ts'],
+  'task-approval': ['runToolCall.test.ts', 'approvalBroker.test.ts', 'chatHostPieces.test.ts', 'toolsProtectedWrites.test.ts'],
+  'task-stops': ['stopNotices.test.ts', 'protocolStreamFilter.test.ts'],
+};
+
+/** The only test files (in test/unit) a run of `group` loads, or undefined for all but those left out. */
+export function testFilesOnly(group) {
+  return ONLY_TESTS[group];
+}
+
 /** Test file names (in test/unit) a run of `group` leaves out. */
 export function testFilesLeftOut(group) {
-  return group.startsWith('engine-') ? [...SPAWNS_BUILT_CLI, ...ABOVE_THE_ENGINE] : SPAWNS_BUILT_CLI;
+  if (group.startsWith('engine-')) return [...SPAWNS_BUILT_CLI, ...ABOVE_THE_ENGINE];
+  return SPAWNS_BUILT_CLI;
 }

@@ -79,3 +79,32 @@ describe('ProtocolStreamFilter', () => {
     expect(visibleAnswerText('Done.\n<housekeeping>{}</housekeeping>\n')).toBe('Done.');
   });
 });
+
+describe('ProtocolStreamFilter: when text shows and what it holds back', () => {
+  it('shows plain text at once, holding back only what may start a tag', () => {
+    const filter = new ProtocolStreamFilter();
+    expect(filter.push('Plain text with no tag at all.')).toBe('Plain text with no tag at all.');
+    expect(filter.push(' then a <hou')).toBe(' then a ');
+    expect(filter.push('r')).toBe('<hour');
+    expect(filter.end()).toBe('');
+  });
+
+  it('hides the first block to open when the two kinds come in the other order', () => {
+    const text = 'a <context_request>{"ids":["e1"]}</context_request> b <housekeeping>{}</housekeeping> c';
+    expect(stream(text, []).join('')).toBe('a  b  c');
+  });
+
+  it('an unterminated block cut inside its closing tag comes back whole, once', () => {
+    const filter = new ProtocolStreamFilter();
+    expect(filter.push('x <housekeeping>{"a":1}</house')).toBe('x ');
+    expect(filter.end()).toBe('<housekeeping>{"a":1}</house');
+  });
+
+  it('starts afresh after end(): nothing held from the last stream shows in the next', () => {
+    const filter = new ProtocolStreamFilter();
+    expect(filter.push('one <cont')).toBe('one ');
+    expect(filter.end()).toBe('<cont');
+    expect(filter.push('two')).toBe('two');
+    expect(filter.end()).toBe('');
+  });
+});
