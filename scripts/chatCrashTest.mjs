@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { prng } from './seededRandom.mjs';
 import { build } from 'esbuild';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -44,18 +45,6 @@ const serverBundle = join(root, '.tmp', 'crash', 'messagesApiServer.cjs');
 mkdirSync(dirname(serverBundle), { recursive: true });
 await build({ entryPoints: [join(root, 'test/support/messagesApiServer.ts')], outfile: serverBundle, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
 const { MessagesApiServer } = require(serverBundle);
-
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-function prng(s) {
-  let a = s >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function fail(message) {
   process.stderr.write(`chat crash test: ${message}\n`);

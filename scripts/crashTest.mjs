@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { prng } from './seededRandom.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const Database = createRequire(import.meta.url)('better-sqlite3');
@@ -38,18 +39,6 @@ const seed = Number(values.seed);
 const session = resolve(values.session);
 if (!existsSync(CLI)) fail(`${CLI} is missing: run npm run build first.`);
 if (!Number.isInteger(points) || points < 1 || !Number.isInteger(seed)) fail('--points takes a positive whole number, --seed a whole number.');
-
-/** mulberry32: a small seeded PRNG, uniform in [0, 1). */
-function prng(s) {
-  let a = s >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function fail(message) {
   process.stderr.write(`crash test: ${message}\n`);
