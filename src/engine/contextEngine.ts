@@ -7,7 +7,7 @@ import type { CondenseCall } from './condenser';
 import { condense, estimateCondense, slideWindow } from './condenser';
 import { callCost } from './engineEvents';
 import type { EngineEvent } from './engineEvents';
-import { activeHeaders, arrivalBudget, effectiveBudget, newEngineState, resetEngineState, SESSION_GROWTH, sessionBudget } from './engineState';
+import { activeHeaders, arrivalBudget, autoCondenseAt, effectiveBudget, newEngineState, resetEngineState, SESSION_GROWTH, sessionBudget } from './engineState';
 import type { EngineState } from './engineState';
 import type { Exchange } from './exchange';
 import type { FlushReport } from './archiveWriteQueue';
@@ -212,8 +212,7 @@ export class ContextEngine {
     let built = layerToFit(state, budget, turn, events);
     // Condensing is the last resort: only a prompt that layering could not bring under the
     // condense threshold (a budget set above it, or a huge input) pays for a summarising call.
-    const condenseAt = Math.floor((s.autoCondensePercent / 100) * (s.contextWindow - s.reservedOutputTokens));
-    if (built.tokens > Math.min(budget, condenseAt)) {
+    if (built.tokens > Math.min(budget, autoCondenseAt(s))) {
       built = await this.condenseOrSlide(turn, built.tokens, events, condenseCalls, signal);
     }
     if (built.tokens > budget) built = shrinkPending(state, budget);

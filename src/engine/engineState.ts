@@ -97,6 +97,11 @@ export function effectiveBudget(settings: EngineSettings): number {
   return Math.min(settings.promptBudgetTokens, share, room);
 }
 
+/** The prompt size past which the engine condenses (`autoCondensePercent` of window - reserve), tokens; negative when the reserve exceeds the window. */
+export function autoCondenseAt(settings: EngineSettings): number {
+  return Math.floor((settings.autoCondensePercent / 100) * (settings.contextWindow - settings.reservedOutputTokens));
+}
+
 /** Where a re-layering step brings the prompt down to at the base budget, tokens. */
 export function lowWatermark(settings: EngineSettings): number {
   return Math.floor((settings.lowWatermarkPercent / 100) * effectiveBudget(settings));

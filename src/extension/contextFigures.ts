@@ -1,4 +1,4 @@
-import { effectiveBudget, layerBudgets, lowWatermark } from '../engine/engineState';
+import { autoCondenseAt, effectiveBudget, layerBudgets, lowWatermark } from '../engine/engineState';
 import type { EngineSettings } from '../shared/engineSettings';
 import type { ContextFigures } from '../shared/webviewMessages';
 
@@ -17,8 +17,8 @@ export function contextFigures(s: EngineSettings, source: ContextFigures['source
     budget: effectiveBudget(s),
     lowWatermark: lowWatermark(s),
     condensePercent: s.autoCondensePercent,
-    // The same threshold ContextEngine.assemble() condenses at.
-    condenseAt: Math.floor((s.autoCondensePercent / 100) * usable),
+    // The threshold ContextEngine.assemble() condenses at (0 where the reserve exceeds the window).
+    condenseAt: Math.max(0, autoCondenseAt(s)),
     layers: {
       narrative: b.narrativeTokens,
       headers: b.headerTokens,
