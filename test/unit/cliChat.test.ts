@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runCli, type CliRun } from '../support/runCli';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,16 +12,8 @@ const API_KEY = 'sk-ant-cli-test-71d3-secret';
 let server: MessagesApiServer;
 let temp: { dir: string; remove: () => void };
 
-function run(args: string[], stdin: string, env: Record<string, string | undefined> = { ANTHROPIC_API_KEY: API_KEY }): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, HOME: temp.dir, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+function run(args: string[], stdin: string, env: Record<string, string | undefined> = { ANTHROPIC_API_KEY: API_KEY }): Promise<CliRun> {
+  return runCli(CLI, args, stdin, temp.dir, env);
 }
 
 beforeEach(async () => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { runCli, type CliRun } from '../support/runCli';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,16 +29,8 @@ const planted = { apiKey, awsSecret, awsId, otherKey, ghToken };
 let server: MessagesApiServer;
 let temp: { dir: string; remove: () => void };
 
-function run(args: string[], stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH, HOME: temp.dir, ANTHROPIC_API_KEY: apiKey }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+function run(args: string[], stdin: string): Promise<CliRun> {
+  return runCli(CLI, args, stdin, temp.dir, { ANTHROPIC_API_KEY: apiKey });
 }
 
 beforeEach(async () => {
