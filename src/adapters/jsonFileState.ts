@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -11,8 +11,12 @@ import { dirname } from 'node:path';
 export class JsonFileState {
   private values: Record<string, unknown>;
 
-  constructor(private readonly path: string) {
-    this.values = readValues(path);
+  /** `formerPath`: where an earlier version kept this state, read when `path` does not exist yet. */
+  constructor(
+    private readonly path: string,
+    formerPath?: string,
+  ) {
+    this.values = formerPath !== undefined && !existsSync(path) ? readValues(formerPath) : readValues(path);
   }
 
   get(key: string): unknown {

@@ -7,6 +7,7 @@ import type { ArchiveBrowser } from '../engine/archiveBrowser';
 import { openArchive, openArchiveBrowser } from './archiveStatus';
 import { ARCHIVE_VIEW_ID, ArchiveTreeProvider } from './archiveTreeProvider';
 import { ChatController } from './chatController';
+import { chatStatePath } from './chatStatePath';
 import { CHAT_VIEW_ID, ChatViewProvider } from './chatViewProvider';
 import { registerCommands } from './commands';
 import { StrataConfig } from './config';
@@ -67,8 +68,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     showUsage: (usage) => statusBar.showUsage(usage),
     exchangeArchived: () => tree?.refreshSoon(),
     confirmStop,
-    // The workspace's storage folder when a folder is open (a file written at once), else workspaceState.
-    memory: new SessionMemory(context.storageUri ? new JsonFileState(join(context.storageUri.fsPath, 'chat-state.json')) : context.workspaceState, context.globalState, logger),
+    // A file per workspace (written at once) when a folder is open, else workspaceState.
+    memory: new SessionMemory(workspaceChatState(context) ?? context.workspaceState, context.globalState, logger),
     logger,
   });
   const c = chat;
@@ -157,4 +158,14 @@ export async function deactivate(): Promise<void> {
   chat = undefined;
   store?.dispose();
   store = undefined;
+}
+
+/** The chat's per-workspace state file (see chatStatePath.ts); the one an earlier version kept in the workspace storage folder is read until the first write. */
+function workspaceChatState(context: vscode.ExtensionContext): JsonFileState | undefined {
+  const path = chatStatePath(context.globalStorageUri.fsPath, {
+    ...(vscode.workspace.workspaceFile ? { file: vscode.workspace.workspaceFile.toString() } : {}),
+    folders: (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.toString()),
+  });
+  if (!path) return undefined;
+  return new JsonFileState(path, context.storageUri ? join(context.storageUri.fsPath, 'chat-state.json') : undefined);
 }
