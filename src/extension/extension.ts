@@ -1,3 +1,4 @@
+import './zodJitless';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { JsonFileState } from '../adapters/jsonFileState';

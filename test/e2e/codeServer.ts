@@ -27,6 +27,8 @@ export interface CodeServer {
   workspace: string;
   userSettingsFile: string;
   logFile: string;
+  /** VS Code's own logs: a folder per window start, the extension hosts' logs in it. */
+  logsDir: string;
   stop(): Promise<void>;
 }
 
@@ -80,6 +82,7 @@ export async function startCodeServer(options: { install: CodeServerInstall; vsi
     workspace,
     userSettingsFile,
     logFile,
+    logsDir: join(userData, 'logs'),
     stop: () => stopGroup(child),
   };
 }

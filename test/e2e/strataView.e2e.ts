@@ -7,6 +7,7 @@ import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer, toolAnswer } from '../support/messagesApiEvents';
 import { codeServerInstallFromEnv, startCodeServer, type CodeServer } from './codeServer';
 import { archiveStartsCollapsedStep, continuitySteps, previewText, userScopeSettingStep } from './continuitySteps';
+import { strataErrorsInExtensionHostLogs } from './extensionHostErrors';
 import { followSteps } from './followSteps';
 import { layerViewSteps } from './layerViewSteps';
 import { markdownAnswerStep } from './markdownSteps';
@@ -309,6 +310,10 @@ async function main(): Promise<void> {
       });
     }
     if (consoleErrors.length > 0) throw new Error(`webview console errors:\n${consoleErrors.join('\n')}`);
+    await check("the extension host's log holds no error raised in Strata's code", async () => {
+      const errors = strataErrorsInExtensionHostLogs(server.logsDir);
+      if (errors.length > 0) throw new Error(`errors through Strata's bundle in the extension host logs:\n${errors.join('\n')}`);
+    });
     console.log(`e2e: all checks passed; screenshots in ${SHOTS}`);
   } catch (error) {
     if (page) await page.screenshot({ path: join(SHOTS, 'failure.png') }).catch(() => undefined);
