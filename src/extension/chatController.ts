@@ -39,7 +39,7 @@ export interface ChatHost {
   /** Asks before New Session stops a running turn or condense (a modal in the editor). */
   confirmStop: ConfirmStop;
   /** The last session per workspace and each session's cost, kept across reloads (absent: nothing is kept). */
-  memory?: Pick<SessionMemory, 'last' | 'remember' | 'forget' | 'cost' | 'addCost'>;
+  memory?: Pick<SessionMemory, 'last' | 'remember' | 'forget' | 'cost' | 'addCost' | 'usage' | 'rememberUsage'>;
   logger: Logger;
 }
 
@@ -185,6 +185,7 @@ export class ChatController {
     this.host.memory?.remember(sessionId);
     this.host.logger.info(`session ${sessionId} resumed (${history.entries.length + history.omitted} history entries)`);
     this.host.send(this.startedMessage());
+    this.showRememberedUsage();
   }
 
   /**
@@ -209,7 +210,14 @@ export class ChatController {
     this.host.memory?.remember(last.sessionId);
     this.host.logger.info(`session ${last.sessionId} restored after a reload (${this.history.entries.length} history entries${last.running ? ', its running turn interrupted' : ''})`);
     this.host.send(this.startedMessage());
+    this.showRememberedUsage();
     return 'restored';
+  }
+
+  /** The status bar shows a resumed session's last prompt, as the webview does from `session/started`. */
+  private showRememberedUsage(): void {
+    const usage = this.host.memory?.usage(this.sessionId);
+    if (usage) this.host.showUsage(usage);
   }
 
   /** Condenses the open session now; its events show as rows in the chat flow. */
@@ -359,7 +367,10 @@ export class ChatController {
       if (signal.aborted) return;
       const off = session.task.onEvent((event) => {
         // As the request goes out, not when it is answered: turn_done carries the same layers.
-        if (event.type === 'request') this.host.showUsage(event.layers);
+        if (event.type === 'request') {
+          this.host.showUsage(event.layers);
+          this.host.memory?.rememberUsage(session.sessionId, event.layers); // a reload shows it again
+        }
         if (event.type === 'exchange') this.host.exchangeArchived?.(session.sessionId);
         if (event.type === 'turn_done') this.host.memory?.addCost(session.sessionId, event.report.cost.totalUsd);
         for (const message of taskEventMessages(event, requestId)) emit(this.priced(message, opened));
@@ -423,6 +434,7 @@ export class ChatController {
       ...(this.title ? { title: this.title } : {}),
       ...(this.interrupted !== undefined ? { interrupted: this.interrupted } : {}),
       ...(this.host.memory ? { cost: this.host.memory.cost(this.sessionId) } : {}),
+      ...(this.host.memory?.usage(this.sessionId) ? { usage: this.host.memory.usage(this.sessionId) } : {}),
     };
   }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Logger } from '../engine/ports';
+import { usageSchema, type UsageView } from '../shared/webviewMessages';
 
 /** The part of VS Code's `Memento` (workspaceState, globalState) used here; tests pass a Map-backed one. */
 export interface Memento {
@@ -18,11 +19,15 @@ const lastSessionSchema = z.object({
 export type LastSession = z.infer<typeof lastSessionSchema>;
 
 const costsSchema = z.record(z.string(), z.number().nonnegative().finite());
+const usagesSchema = z.record(z.string(), usageSchema);
 
 const LAST_KEY = 'strata.lastSession';
 const COSTS_KEY = 'strata.sessionCosts';
+const USAGES_KEY = 'strata.sessionUsage';
 /** Sessions whose cost is kept; the oldest entries go first. */
 const MAX_COSTS = 500;
+/** Sessions whose last prompt size is kept (a few hundred bytes each, rewritten at every request). */
+const MAX_USAGES = 50;
 
 /**
  * What survives a window reload besides the archive: the session the chat was in (per
@@ -64,12 +69,16 @@ export class SessionMemory {
   addCost(sessionId: string, usd: number): void {
     if (!(usd > 0)) return;
     const costs = this.costs();
-    const total = (costs[sessionId] ?? 0) + usd;
-    delete costs[sessionId]; // re-inserted last: the newest stays when the oldest are dropped
-    costs[sessionId] = total;
-    const keys = Object.keys(costs);
-    for (const key of keys.slice(0, Math.max(0, keys.length - MAX_COSTS))) delete costs[key];
-    this.write(this.global, COSTS_KEY, costs);
+    this.write(this.global, COSTS_KEY, withNewest(costs, sessionId, (costs[sessionId] ?? 0) + usd, MAX_COSTS));
+  }
+
+  /** The last prompt of `sessionId` as the meter showed it, so a reload shows it again; undefined when none was recorded. */
+  usage(sessionId: string): UsageView | undefined {
+    return this.usages()[sessionId];
+  }
+
+  rememberUsage(sessionId: string, usage: UsageView): void {
+    this.write(this.global, USAGES_KEY, withNewest(this.usages(), sessionId, usage, MAX_USAGES));
   }
 
   private costs(): Record<string, number> {
@@ -77,7 +86,22 @@ export class SessionMemory {
     return parsed.success ? { ...parsed.data } : {};
   }
 
+  private usages(): Record<string, UsageView> {
+    const parsed = usagesSchema.safeParse(this.global.get(USAGES_KEY) ?? {});
+    return parsed.success ? { ...parsed.data } : {};
+  }
+
   private write(memento: Memento, key: string, value: unknown): void {
     Promise.resolve(memento.update(key, value)).catch((error: unknown) => this.logger.warn(`could not remember ${key}: ${error instanceof Error ? error.message : String(error)}`));
   }
+}
+
+/** `record` with `sessionId` set to `value` and moved last, the oldest entries dropped beyond `max`. */
+function withNewest<T>(record: Record<string, T>, sessionId: string, value: T, max: number): Record<string, T> {
+  const next = { ...record };
+  delete next[sessionId]; // re-inserted last: the newest stays when the oldest are dropped
+  next[sessionId] = value;
+  const keys = Object.keys(next);
+  for (const key of keys.slice(0, Math.max(0, keys.length - max))) delete next[key];
+  return next;
 }

@@ -158,6 +158,8 @@ export const hostToWebviewSchema = z.discriminatedUnion('type', [
     title: z.string().max(500).optional(),
     /** Dollars the session had cost before (the meter carries on from it). */
     cost: z.number().nonnegative().optional(),
+    /** The session's last prompt as the meter showed it (a resumed session shows it until its next request). */
+    usage: usageSchema.optional(),
     /** The message of a turn that was running when the window went away (a reload): shown as interrupted. */
     interrupted: z.string().max(1_000).optional(),
   }),

@@ -80,7 +80,8 @@ export async function continuitySteps(c: StepContext, api: MessagesApiServer): P
   const sessionId = await title.getAttribute('data-session-id');
   if (!sessionId) throw new Error('the session title carries no session id');
 
-  await c.check('after a reload the chat shows the same session: its id, title and messages', async () => {
+  const meterBefore = (await webview.locator('.meter-label').innerText()).trim();
+  await c.check("after a reload the chat shows the same session: its id, title, messages and the meter's last prompt", async () => {
     await page.reload();
     webview = await chatFrame(page, c.timeoutMs);
     const back = webview.locator(`[data-testid="session-title"][data-session-id="${sessionId}"]`);
@@ -91,6 +92,8 @@ export async function continuitySteps(c: StepContext, api: MessagesApiServer): P
     const texts = await past.allInnerTexts();
     const expected = ['Say one', 'One.', 'Say two', 'Two.', 'Say three', 'Three.'];
     if (JSON.stringify(texts) !== JSON.stringify(expected)) throw new Error(`history rows after the reload: ${JSON.stringify(texts)}`);
+    if (!/usable tokens/.test(meterBefore)) throw new Error(`before the reload the meter said "${meterBefore}"`);
+    await c.waitForText(webview.locator('.meter-label'), new RegExp(meterBefore.replace(/[()]/g, '\\$&')));
   });
   await c.shot('reload-restored');
 

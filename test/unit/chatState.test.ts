@@ -77,6 +77,9 @@ describe('webview chatReducer', () => {
     expect(chatReducer(s, { type: 'session/started', sessionId: 's1' })).toBe(s);
     const fresh = chatReducer(s, { type: 'session/started', requestId: 'n1', sessionId: 's2' });
     expect(fresh).toMatchObject({ sessionId: 's2', items: [], usage: undefined, sessionCost: 0, running: undefined });
+    // a resumed session brings its last prompt and its cost: the meter shows them before its next request
+    const last = computeUsage(31_000, 200_000, 8_192, []);
+    expect(chatReducer(s, { type: 'session/started', sessionId: 'old', usage: last, cost: 0.4 })).toMatchObject({ sessionId: 'old', usage: last, sessionCost: 0.4 });
   });
 
   it('shows a resumed session\'s history as past rows, with a note when older entries were left out', () => {

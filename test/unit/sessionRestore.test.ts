@@ -9,7 +9,7 @@ import { ChatController, type ChatHost, type OpenedSession } from '../../src/ext
 import { archivedSessionView, restoreLastSession } from '../../src/extension/openArchivedSession';
 import { RecordingModelClient } from '../../src/extension/recordingModelClient';
 import { SessionMemory, type Memento } from '../../src/extension/sessionMemory';
-import type { HostToWebview } from '../../src/shared/webviewMessages';
+import type { HostToWebview, UsageView } from '../../src/shared/webviewMessages';
 import { faults, MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer } from '../support/messagesApiEvents';
 
@@ -25,7 +25,7 @@ let server: MessagesApiServer;
 let temp: { dir: string; remove: () => void };
 let workspaceState: MapMemento;
 let globalState: MapMemento;
-let windows: Array<{ controller: ChatController; sent: HostToWebview[]; openedIds: string[] }>;
+let windows: Array<{ controller: ChatController; sent: HostToWebview[]; openedIds: string[]; usageShown: UsageView[] }>;
 
 class MapMemento implements Memento {
   readonly values = new Map<string, unknown>();
@@ -43,6 +43,7 @@ class MapMemento implements Memento {
 function openWindow(name: string) {
   const sent: HostToWebview[] = [];
   const openedIds: string[] = [];
+  const usageShown: UsageView[] = [];
   let n = 0;
   const host: ChatHost = {
     send: (m) => sent.push(m),
@@ -56,12 +57,12 @@ function openWindow(name: string) {
       return { session, lastRequest: () => client.lastRequest };
     },
     autoApprove: () => ({ writes: false, commands: false }),
-    showUsage: () => {},
+    showUsage: (usage) => usageShown.push(usage),
     confirmStop: async () => true,
     memory: new SessionMemory(workspaceState, globalState, quiet),
     logger: quiet,
   };
-  const window = { controller: new ChatController(host), sent, openedIds };
+  const window = { controller: new ChatController(host), sent, openedIds, usageShown };
   windows.push(window);
   return window;
 }
@@ -132,6 +133,11 @@ describe('the chat after a window reload', () => {
     });
     expect(back.interrupted).toBeUndefined();
     expect(back.cost).toBeCloseTo(spent?.type === 'chat/turnDone' ? spent.cost : -1, 10);
+    // the meter shows the session's last prompt again, not "No prompt sent yet"
+    const lastRequest = before.sent.filter((m) => m.type === 'chat/requestSent').at(-1);
+    expect(lastRequest?.type === 'chat/requestSent' && lastRequest.usage.used).toBeGreaterThan(0);
+    expect(back.usage).toEqual(lastRequest?.type === 'chat/requestSent' ? lastRequest.usage : undefined);
+    expect(after.usageShown.at(-1)).toEqual(back.usage);
 
     after.controller.handle({ type: 'chat/send', requestId: 'r2', text: 'What type is it?' });
     await until('idle r2', idle(after.sent, 'r2'));

@@ -84,7 +84,7 @@ export function chatReducer(state: ChatState, action: HostToWebview | LocalActio
     case 'storage/status':
       return { ...state, storage: { ok: action.ok, message: action.message, ...(action.fallback ? { fallback: true } : {}) } };
     case 'session/started':
-      return action.sessionId === state.sessionId ? state : { ...state, sessionId: action.sessionId, title: action.title, items: historyItems(action), running: undefined, usage: undefined, sessionCost: action.cost ?? 0, cacheHitRate: undefined, userSeqs: {}, superseded: [], timeline: emptyTimeline };
+      return action.sessionId === state.sessionId ? state : { ...state, sessionId: action.sessionId, title: action.title, items: historyItems(action), running: undefined, usage: action.usage, sessionCost: action.cost ?? 0, cacheHitRate: undefined, userSeqs: {}, superseded: [], timeline: emptyTimeline };
     case 'condense/running':
       return { ...state, condensing: action.running };
     case 'usage/updated':
