@@ -282,6 +282,7 @@ export class ChatController {
       const usage = await engine.usageNow();
       this.host.send({ type: 'usage/updated', usage });
       this.host.showUsage(usage);
+      if (this.opened) this.host.memory?.rememberUsage(this.opened.session.sessionId, usage);
     } catch (error) {
       this.host.logger.warn(`the meter could not be updated after condensing: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -367,12 +368,11 @@ export class ChatController {
       if (signal.aborted) return;
       const off = session.task.onEvent((event) => {
         // As the request goes out, not when it is answered: turn_done carries the same layers.
-        if (event.type === 'request') {
-          this.host.showUsage(event.layers);
-          this.host.memory?.rememberUsage(session.sessionId, event.layers); // a reload shows it again
-        }
+        if (event.type === 'request') this.host.showUsage(event.layers);
         if (event.type === 'exchange') this.host.exchangeArchived?.(session.sessionId);
         if (event.type === 'turn_done') this.host.memory?.addCost(session.sessionId, event.report.cost.totalUsd);
+        // What the meter shows last, a reload shows again: the request's layers, then the answered turn's.
+        if (event.type === 'request' || event.type === 'turn_done') this.host.memory?.rememberUsage(session.sessionId, event.type === 'request' ? event.layers : event.report.layers);
         for (const message of taskEventMessages(event, requestId)) emit(this.priced(message, opened));
       });
       try {

@@ -133,10 +133,11 @@ describe('the chat after a window reload', () => {
     });
     expect(back.interrupted).toBeUndefined();
     expect(back.cost).toBeCloseTo(spent?.type === 'chat/turnDone' ? spent.cost : -1, 10);
-    // the meter shows the session's last prompt again, not "No prompt sent yet"
-    const lastRequest = before.sent.filter((m) => m.type === 'chat/requestSent').at(-1);
-    expect(lastRequest?.type === 'chat/requestSent' && lastRequest.usage.used).toBeGreaterThan(0);
-    expect(back.usage).toEqual(lastRequest?.type === 'chat/requestSent' ? lastRequest.usage : undefined);
+    // the meter shows what it showed last before the reload (the answered turn's figures), not "No prompt sent yet"
+    const lastShown = before.sent.flatMap((m) => (m.type === 'chat/requestSent' || m.type === 'chat/turnDone' || m.type === 'usage/updated' ? [m.usage] : [])).at(-1);
+    expect(before.sent.at(-2)?.type).toBe('chat/turnDone');
+    expect(lastShown?.used).toBeGreaterThan(0);
+    expect(back.usage).toEqual(lastShown);
     expect(after.usageShown.at(-1)).toEqual(back.usage);
 
     after.controller.handle({ type: 'chat/send', requestId: 'r2', text: 'What type is it?' });
