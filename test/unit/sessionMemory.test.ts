@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { computeUsage } from '../../src/engine/usage';
-import { SessionMemory, type Memento } from '../../src/extension/sessionMemory';
+import { SessionMemory } from '../../src/extension/sessionMemory';
+import { MapMemento } from '../support/mapMemento';
 
-class MapMemento implements Memento {
-  readonly values = new Map<string, unknown>();
-  get(key: string): unknown {
-    return this.values.get(key);
-  }
-  update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, JSON.parse(JSON.stringify(value)) as unknown);
-    return Promise.resolve();
-  }
-}
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 const memory = () => {
   const global = new MapMemento();

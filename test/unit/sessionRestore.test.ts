@@ -8,7 +8,8 @@ import { openTaskSession } from '../../src/host/openTaskSession';
 import { ChatController, type ChatHost, type OpenedSession } from '../../src/extension/chatController';
 import { archivedSessionView, restoreLastSession } from '../../src/extension/openArchivedSession';
 import { RecordingModelClient } from '../../src/extension/recordingModelClient';
-import { SessionMemory, type Memento } from '../../src/extension/sessionMemory';
+import { SessionMemory } from '../../src/extension/sessionMemory';
+import { MapMemento } from '../support/mapMemento';
 import type { HostToWebview, UsageView } from '../../src/shared/webviewMessages';
 import { faults, MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer } from '../support/messagesApiEvents';
@@ -27,17 +28,6 @@ let workspaceState: MapMemento;
 let globalState: MapMemento;
 let windows: Array<{ controller: ChatController; sent: HostToWebview[]; openedIds: string[]; usageShown: UsageView[] }>;
 
-class MapMemento implements Memento {
-  readonly values = new Map<string, unknown>();
-  get(key: string): unknown {
-    return this.values.get(key);
-  }
-  update(key: string, value: unknown): Promise<void> {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, JSON.parse(JSON.stringify(value)) as unknown); // stored as JSON, as VS Code does
-    return Promise.resolve();
-  }
-}
 
 /** A window: a controller with its own session ids, sharing the mementos and the archive file. */
 function openWindow(name: string) {
