@@ -25,8 +25,13 @@ export interface SessionGrowth {
 export const CONTEXT_PRESETS: Readonly<Record<ContextPreset, SessionGrowth>> = {
   /** The base budget holds whatever the session's length: cheapest, forgets most of a long session. */
   economy: { growsPast: 2.5, historyShare: 0, grownLowPercent: 30, cutsAtWindow: false },
-  /** The budget grows with 40% of a long session's history, the low watermark to half of it. */
-  balanced: { growsPast: 2.5, historyShare: 0.4, grownLowPercent: 50, cutsAtWindow: false },
+  /**
+   * Once the session is long the budget is its whole history, up to the window's share: nothing
+   * more is folded until the prompt reaches that share, then a step keeps half of it (a sliding
+   * window's shape behind a stable prefix; 40% of the history folded a little every few turns and
+   * cost more for less: issue 19).
+   */
+  balanced: { growsPast: 2.5, historyShare: 1, grownLowPercent: 50, cutsAtWindow: false },
   /**
    * Keeps what a sliding window would: from the first exchange the budget runs half ahead of the
    * history (never below the base), so nothing is folded while the history fits the window's share;

@@ -2,6 +2,8 @@ import type { LiveExchange } from './liveExchange';
 import type { ToolCall } from './toolOutput';
 import { fileEditedBy, fileReadBy, isEditCall, shellCommandOf } from './toolOutput';
 import { trimToTokens } from './text/trimToBudget';
+import type { Replacement } from './editReplacements';
+import { applyReplacements, editReplacements } from './editReplacements';
 
 /** A file operand: a path with an extension, optionally quoted. */
 const FILE_OPERAND = /^'?"?([\w./@+-]+\.[A-Za-z0-9]{1,8})'?"?$/;
@@ -22,6 +24,8 @@ export interface ShownFile {
 export interface FileFragment {
   seq: number;
   text: string;
+  /** The last edit made to this text since it was shown (the view followed it), when one was. */
+  editedIn?: number;
 }
 
 /** The views of one file: its newest fragments, oldest first. */
@@ -113,7 +117,10 @@ function shellView(command: string): ShownFile | undefined {
  * Remembers, per file, what the session was shown of it (updated as exchanges complete), so a
  * re-layering step can keep recently used files visible after their exchange leaves working
  * memory. A whole view replaces the file's older fragments; a partial one (a range, a grep, an
- * edit's snippet) joins them, newest kept, duplicates and fragments it contains dropped.
+ * edit's snippet) joins them, newest kept, duplicates and fragments it contains dropped. An edit
+ * whose replaced text a view holds is made in the view, which stays current (issue 19: long
+ * sessions quote a file read and edited a hundred exchanges earlier); any other edit makes the
+ * views stale.
  */
 export class FileViews {
   private readonly views = new Map<string, FileView>();
@@ -130,7 +137,8 @@ export class FileViews {
   /**
    * Takes the views an exchange's input shows; an edit's result shows the changed lines. A file
    * edited here, or named in `live.changedFiles` (changed on disk), loses its older views: they
-   * no longer show the file as it is, and a later read is never merged with them.
+   * no longer show the file as it is, and a later read is never merged with them. Except an edit
+   * the views can follow (`follow`): they are updated instead, and its snippet adds nothing.
    */
   observe(live: LiveExchange): void {
     for (const path of live.changedFiles ?? []) this.supersede(this.key(path), live.seq, 'changed on disk');
@@ -142,12 +150,13 @@ export class FileViews {
       const path = this.key(shown.path);
       const text = typeof block.content === 'string' ? block.content : block.content.map((b) => b.text).join('\n');
       const edit = call !== undefined && isEditCall(call);
-      if (edit) this.supersede(path, live.seq, 'edited');
+      const followed = edit && this.follow(path, live.seq, editReplacements(call));
+      if (edit && !followed) this.supersede(path, live.seq, 'edited');
       const view = this.views.get(path) ?? { path, fragments: [], lastTouch: live.seq };
       view.lastTouch = live.seq;
       this.views.set(path, view);
-      // an edit that says only "done" shows nothing of the file
-      if (edit && !text.includes('\n')) continue;
+      // an edit that says only "done" shows nothing of the file; a followed one is in the views already
+      if (edit && (followed || !text.includes('\n'))) continue;
       if (shown.whole) {
         view.fragments = [{ seq: live.seq, text }];
         delete view.changed;
@@ -168,7 +177,10 @@ export class FileViews {
       .filter((v) => foldedThrough - v.lastTouch < horizon)
       .sort((a, b) => b.lastTouch - a.lastTouch || (a.path < b.path ? -1 : 1));
     for (const view of files) {
-      const pieces = [...view.fragments].reverse().filter((f) => f.seq <= foldedThrough).map((f) => `### ${view.path} (as shown in e${f.seq})\n${f.text}`);
+      const pieces = [...view.fragments]
+        .reverse()
+        .filter((f) => f.seq <= foldedThrough)
+        .map((f) => `### ${view.path} (as shown in e${f.seq}${f.editedIn === undefined ? '' : `, with the edits since, last in e${f.editedIn}`})\n${f.text}`);
       if (pieces.length === 0 && view.changed && view.changed.shownIn <= foldedThrough) pieces.push(stalePointer(view));
       for (const piece of pieces) {
         const cost = count(piece);
@@ -178,6 +190,23 @@ export class FileViews {
       }
     }
     return trimToTokens(chosen.join('\n'), maxTokens, count);
+  }
+
+  /**
+   * Makes the edit of exchange `seq` in the views of `path`, when one of them holds a replaced
+   * text: that view showed the file as the edit found it, so it shows the file as it is after.
+   * Fragments holding no replaced text are kept as they were (mostly the edit was elsewhere; one
+   * cut across the edited lines keeps its old part). False,
+   * changing nothing, when no fragment holds any (the views cannot tell what the file became).
+   */
+  private follow(path: string, seq: number, replacements: readonly Replacement[]): boolean {
+    const view = this.views.get(path);
+    if (!view || !view.fragments.some((f) => replacements.some((r) => f.text.includes(r.from)))) return false;
+    view.fragments = view.fragments.map((f) => {
+      const text = applyReplacements(f.text, replacements);
+      return text === f.text ? f : { ...f, text, editedIn: seq };
+    });
+    return true;
   }
 
   /** Views of `path` shown before exchange `seq` are stale: dropped, and the change remembered for a pointer. */

@@ -91,7 +91,8 @@ describe('ContextEngine in layered mode', () => {
   });
 
   it('lets pressure fall back: a step after a squeezed one is taken at pressure 0 and sends L3 again', async () => {
-    const { engine } = makeEngine({ promptBudgetTokens: 8_000 });
+    // economy: the base budget holds however long the session grows, so steps follow one another
+    const { engine } = makeEngine({ promptBudgetTokens: 8_000, contextPreset: 'economy' });
     const messages = syntheticSession(60);
     // one huge output (200 long lines after the head+tail cut) forces a squeeze; ordinary exchanges follow
     const long = (i: number) => `noise line ${i} ${'with some words that fill the line '.repeat(4)}`;
@@ -150,7 +151,7 @@ describe('ContextEngine in layered mode', () => {
 
   it('asks for housekeeping only on the turn before a step, for the exchanges about to become summaries whose derived one was cut', async () => {
     // summaries capped at 20 tokens: every derived one is cut to fit
-    const { engine } = makeEngine({ promptBudgetTokens: 6_000, workingMemoryMax: 10, summaryMaxTokens: 20 });
+    const { engine } = makeEngine({ promptBudgetTokens: 6_000, workingMemoryMax: 10, summaryMaxTokens: 20, contextPreset: 'economy' });
     const turns = await drive(engine, syntheticSession(40));
     const asked = turns.filter((t) => t.housekeepingTokens > 0);
     expect(asked.length).toBeGreaterThan(0);
@@ -465,7 +466,7 @@ describe('budget edges: tools count, and a request that cannot fit is refused', 
 describe('housekeeping asks for exactly the exchanges the next step hands down', () => {
   it('names the newest exchanges leaving working memory next turn, and the next turn folds through the last of them', async () => {
     // summaries capped at 20 tokens: every derived one is cut, so every leaving exchange is worth asking for
-    const { engine } = makeEngine({ promptBudgetTokens: 6_000, workingMemoryMax: 10, summaryMaxTokens: 20 });
+    const { engine } = makeEngine({ promptBudgetTokens: 6_000, workingMemoryMax: 10, summaryMaxTokens: 20, contextPreset: 'economy' });
     const turns = await drive(engine, syntheticSession(40));
     let foldedThrough = 0;
     let asked = 0;

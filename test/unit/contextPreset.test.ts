@@ -18,7 +18,7 @@ describe('strata.contextPreset: one setting for how far the budget follows a lon
     expect(Object.keys(CONTEXT_PRESETS)).toEqual([...CONTEXT_PRESET_NAMES]);
     expect(CONTEXT_PRESETS).toEqual({
       economy: { growsPast: 2.5, historyShare: 0, grownLowPercent: 30, cutsAtWindow: false },
-      balanced: { growsPast: 2.5, historyShare: 0.4, grownLowPercent: 50, cutsAtWindow: false },
+      balanced: { growsPast: 2.5, historyShare: 1, grownLowPercent: 50, cutsAtWindow: false },
       'full-recall': { growsPast: 0, historyShare: 1.5, grownLowPercent: 40, cutsAtWindow: true },
     });
     expect(resolveEngineSettings({}).contextPreset).toBe('balanced');

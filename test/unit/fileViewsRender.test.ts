@@ -25,6 +25,8 @@ function exchange(seq: number, results: Result[], changedFiles?: string[]): Live
 
 const read = (path: string, range?: { offset: number; limit: number }): ToolCall => ({ name: 'Read', input: { file_path: path, ...range } });
 const edit = (path: string): ToolCall => ({ name: 'Edit', input: { file_path: path, old_string: 'a', new_string: 'b' } });
+/** An edit that replaces `from` with `to` (pi's edit tool names the fields oldText / newText). */
+const replace = (path: string, from: string, to: string): ToolCall => ({ name: 'edit', input: { path, oldText: from, newText: to } });
 const count = (s: string) => s.length;
 const piece = (path: string, seq: number, text: string) => `### ${path} (as shown in e${seq})\n${text}`;
 const pointer = (path: string, how: string, changedIn: number, shownIn: number) =>
@@ -69,6 +71,40 @@ describe('what file views remember', () => {
     views.observe(exchange(1, [[read('a.py'), 'x = 1\ny = 2']]));
     views.observe(exchange(2, [[edit('a.py'), 'Updated a.py:\n1: x = 3']]));
     expect(views.render(2, 10, 1_000, count)).toBe(piece('a.py', 2, 'Updated a.py:\n1: x = 3'));
+  });
+
+  it('follows an edit whose replaced text a view holds: the view shows the file after it, and no snippet or pointer', () => {
+    const views = new FileViews();
+    views.observe(exchange(1, [[read('a.py'), 'x = 1\ny = 2\nz = 3']]));
+    views.observe(exchange(2, [[replace('a.py', 'y = 2', 'y = 20'), 'Updated a.py:\n2: y = 20']]));
+    expect(views.render(2, 10, 1_000, count)).toBe(`### a.py (as shown in e1, with the edits since, last in e2)\nx = 1\ny = 20\nz = 3`);
+  });
+
+  it('keeps the fragments a followed edit did not touch as they were, and updates the one it did', () => {
+    const views = new FileViews();
+    views.observe(exchange(1, [[read('a.py', { offset: 1, limit: 2 }), 'def f():\n    return 1']]));
+    views.observe(exchange(2, [[read('a.py', { offset: 40, limit: 2 }), 'def g():\n    return 2']]));
+    views.observe(exchange(3, [[replace('a.py', 'return 2', 'return 3'), 'done']]));
+    expect(views.render(3, 10, 1_000, count)).toBe(
+      [`### a.py (as shown in e2, with the edits since, last in e3)\ndef g():\n    return 3`, piece('a.py', 1, 'def f():\n    return 1')].join('\n'),
+    );
+  });
+
+  it('lets a later edit the views cannot follow make a followed view stale, pointing to where it was shown', () => {
+    const views = new FileViews();
+    views.observe(exchange(1, [[read('a.py'), 'x = 1\ny = 2']]));
+    views.observe(exchange(2, [[replace('a.py', 'x = 1', 'x = 5'), 'done']]));
+    views.observe(exchange(3, [[replace('a.py', 'w = 0', 'w = 9'), 'done']]));
+    expect(views.render(3, 10, 1_000, count)).toBe(pointer('a.py', 'edited', 3, 1));
+  });
+
+  it('follows an edit in one copy only: a checkpoint taken before it keeps the old text', () => {
+    const views = new FileViews();
+    views.observe(exchange(1, [[read('a.py'), 'x = 1']]));
+    const copy = views.clone();
+    views.observe(exchange(2, [[replace('a.py', 'x = 1', 'x = 2'), 'done']]));
+    expect(views.render(2, 10, 1_000, count)).toContain('x = 2');
+    expect(copy.render(2, 10, 1_000, count)).toBe(piece('a.py', 1, 'x = 1'));
   });
 
   it('lets a file changed on disk supersede its older views, only the named file, which keeps its place', () => {

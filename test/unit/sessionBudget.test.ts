@@ -21,8 +21,9 @@ describe('a budget that follows the session (issue 19)', () => {
   });
 
   it('grows with the history past that, up to the share of the window the settings allow', () => {
-    expect(sessionBudget(state(200_000))).toBe(Math.floor(SESSION_GROWTH.historyShare * 200_000));
-    expect(sessionBudget(state(300_000))).toBeGreaterThan(sessionBudget(state(200_000)));
+    const long = Math.floor(SESSION_GROWTH.growsPast * base) + 10_000;
+    expect(sessionBudget(state(long))).toBe(Math.floor(SESSION_GROWTH.historyShare * long));
+    expect(sessionBudget(state(long + 20_000))).toBeGreaterThan(sessionBudget(state(long)));
     expect(sessionBudget(state(2_000_000))).toBe(cap);
     // a small window leaves no room to grow: the base budget is already its share
     const at32k = resolveEngineSettings({ contextWindow: 32_000 });
@@ -30,9 +31,15 @@ describe('a budget that follows the session (issue 19)', () => {
   });
 
   it('raises the low watermark towards grownLowPercent of the grown budget, reached at twice the base', () => {
-    const half = Math.floor((base * 1.5) / SESSION_GROWTH.historyShare);
-    const midPercent = (at200k.lowWatermarkPercent + SESSION_GROWTH.grownLowPercent) / 2;
-    expect(sessionLowWatermark(state(half))).toBe(Math.floor((midPercent / 100) * sessionBudget(state(half))));
+    // full-recall grows from the first exchange, so its budget passes through 1.5x the base
+    const recall = resolveEngineSettings({ contextWindow: 200_000, contextPreset: 'full-recall' });
+    const g = sessionGrowth(recall);
+    const half = { settings: recall, historyTokens: Math.floor((base * 1.5) / g.historyShare) };
+    const midPercent = (recall.lowWatermarkPercent + g.grownLowPercent) / 2;
+    expect(sessionLowWatermark(half)).toBe(Math.floor((midPercent / 100) * sessionBudget(half)));
+    // balanced starts growing past 2.5x the base: its low watermark is grownLowPercent at once
+    const long = Math.floor(SESSION_GROWTH.growsPast * base) + 10_000;
+    expect(sessionLowWatermark(state(long))).toBe(Math.floor((SESSION_GROWTH.grownLowPercent / 100) * sessionBudget(state(long))));
     expect(sessionLowWatermark(state(2_000_000))).toBe(Math.floor((SESSION_GROWTH.grownLowPercent / 100) * cap));
   });
 
