@@ -1,16 +1,22 @@
+import { contentTokens } from './blockTokens';
 import type { EngineState } from './engineState';
+import { sessionLowWatermark } from './engineState';
+import type { LiveExchange } from './liveExchange';
+import { renderInput, renderOutput } from './liveExchange';
 import type { ArchivedExchange, ArchiveStore } from './ports';
 import { relayer } from './relayer';
-import { renderInput } from './liveExchange';
+import { toolCallsOf } from './toolOutput';
 import type { Supersessions } from './supersessions';
 
 type Reader = Pick<ArchiveStore, 'get' | 'lastSeq'>;
 
 /**
  * Rebuilds the layers of a session that already has exchanges in the archive (a reopened
- * editor): every earlier exchange still in the conversation is folded (headers, recent
- * summaries), the task is the first one's input; superseded rows only fill the alias map. Reads
- * each archived row once; returns the next free seq.
+ * editor, a reloaded window): the newest exchanges go back into working memory (as many as the
+ * low watermark of the session's grown budget holds), the older ones still in the conversation
+ * are folded (headers, recent summaries), the task is the first one's input, and the session's
+ * length is the archived tokens'; superseded rows only fill the alias map. Reads each archived
+ * row once; returns the next free seq.
  */
 export function resumeFromArchive(state: EngineState, archive: Reader, sessionId: string, supersessions: Supersessions): number {
   const last = archive.lastSeq(sessionId);
@@ -36,14 +42,50 @@ export function foldFromArchive(state: EngineState, archive: Reader, sessionId: 
 
 function foldRows(state: EngineState, rows: Array<[number, ArchivedExchange | undefined]>, supersessions: Supersessions): void {
   const active = rows.filter(([seq]) => supersessions.supersededBy(seq) === undefined);
+  const newest = active[active.length - 1];
+  if (!newest) return;
+  state.historyTokens = active.reduce((sum, [, row]) => sum + (row?.tokens ?? 0), 0);
+  const fits = workingMemory(state, active);
+  // Folded or not decides the shape: once folded, working memory holds at most workingMemoryMax exchanges (budgetFit's rule).
+  const live = fits.length === active.length ? fits : fits.slice(-state.settings.workingMemoryMax);
+  // Summaries: the L3 band just below working memory, and working memory's own (they are shown once it folds).
+  const firstSummary = active.length - live.length - state.settings.summaryCount;
   for (const [index, [seq, row]] of active.entries()) {
     const tools = row ? [...new Set(row.full.flatMap((m) => m.content.flatMap((b) => (b.type === 'tool_use' ? [b.name] : []))))] : [];
     state.headers[seq - 1] = { seq, line: row?.header ?? `e${seq} (missing from the archive)`, tools: tools.length ? tools : ['text'], files: [] };
-    if (row && index >= active.length - state.settings.summaryCount) state.summaries.set(seq, row.summary);
+    if (row && index >= firstSummary) state.summaries.set(seq, row.summary);
     if (index === 0 && row?.full[0]) state.task = renderInput(row.full[0], new Map(), state.settings).blocks;
   }
-  const newest = active[active.length - 1];
-  if (!newest) return;
-  state.foldedThrough = newest[0];
-  relayer(state, 0);
+  state.tail = live;
+  for (const exchange of live) state.fileViews.observe(exchange);
+  if (live.length === active.length) return; // all of it in working memory: nothing folded, as before any step
+  state.foldedThrough = live.length > 0 ? live[0]!.seq - 1 : newest[0];
+  relayer(state, live.length);
+}
+
+/**
+ * The newest archived exchanges, rendered as working memory held them, as many as fit under the
+ * low watermark of the budget the session had grown to: a reload or a reopened session goes on
+ * with its recent past verbatim instead of only headers and summaries. Stops at a row missing
+ * from the archive or without an answer (an exchange in working memory is a whole turn).
+ */
+function workingMemory(state: EngineState, active: Array<[number, ArchivedExchange | undefined]>): LiveExchange[] {
+  const count = (text: string) => state.tokenizer.count(text);
+  const room = sessionLowWatermark(state);
+  const kept: LiveExchange[] = [];
+  let used = 0;
+  for (let i = active.length - 1; i >= 0; i--) {
+    const [seq, row] = active[i]!;
+    const [input, answer] = row?.full ?? [];
+    if (!row || !input || !answer || input.role !== 'user' || answer.role !== 'assistant') break;
+    const previous = active[i - 1]?.[1]?.full[1];
+    const rendered = renderInput(input, toolCallsOf(previous), state.settings);
+    const output = renderOutput(answer);
+    const inputTokens = contentTokens(rendered.blocks, count);
+    const outputTokens = contentTokens(output, count);
+    if (used + inputTokens + outputTokens > room) break;
+    used += inputTokens + outputTokens;
+    kept.unshift({ seq, createdAt: row.createdAt, input: rendered.blocks, output, calls: toolCallsOf(previous), originals: rendered.originals, inputTokens, outputTokens });
+  }
+  return kept;
 }

@@ -273,17 +273,25 @@ describe('bad use and archive trouble', () => {
 });
 
 describe('resuming a session from its archive', () => {
-  it('folds every archived exchange into headers, keeps the task first, and continues the ids', async () => {
+  it('brings the recent past back verbatim and folds the older exchanges into headers, keeps the task first, and continues the ids', async () => {
     const first = makeEngine();
     await drive(first.engine, [...syntheticSession(20), assistant(text('paused here'))]);
-    const second = makeEngine({}, { archive: first.archive });
+    // a budget whose low watermark holds the last exchanges but not the session
+    const second = makeEngine({ promptBudgetTokens: 2_000 }, { archive: first.archive });
     second.engine.beginExchange(user(text('continue please')));
     const turn = await second.engine.assemble();
     expect(turn.turn).toBe(22);
+    expect(turn.mode).toBe('layered');
     const body = JSON.stringify(turn.request);
     expect(body).toContain('Fix the failing parser test');
-    expect(body).toMatch(/e21 \d\d:\d\d/);
+    expect(body).toMatch(/e1 \d\d:\d\d/);
+    expect(body).not.toMatch(/e21 \d\d:\d\d/); // e21 is in working memory, not a header
+    expect(body).toContain('paused here');
     expect(body).toContain('continue please');
+    // with the default budget the whole session fits working memory again: nothing folded
+    const roomy = makeEngine({}, { archive: first.archive });
+    roomy.engine.beginExchange(user(text('continue please')));
+    expect((await roomy.engine.assemble()).mode).toBe('full');
     second.engine.completeExchange(assistant(text('resumed')));
     expect(first.archive.get('s1', 22)).toBeDefined();
     expect(first.archive.get('s1', 1)!.full[0]!.content[0]).toMatchObject({ text: expect.stringContaining('Fix the failing parser') });

@@ -168,7 +168,7 @@ describe('edit and resend: superseded exchanges leave every layer', () => {
     e.supersedeFrom(3);
     e.beginExchange(edited, { userMessage: true });
     const request = JSON.stringify((await e.assemble()).request);
-    expect(request).toContain('e2 ');
+    expect(request).toContain('A is fixed.'); // e2, back in working memory from the archive
     expect(request).not.toMatch(/module [BC]\b|\be[3-6] /);
     expect(request).toContain('module B2');
   });

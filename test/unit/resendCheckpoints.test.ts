@@ -41,7 +41,7 @@ describe('resend checkpoints: the newest MAX_CHECKPOINTS user messages restore e
     engine.supersedeFrom(2);
     engine.beginExchange(edited, { userMessage: true });
     const rebuilt = await engine.assemble();
-    expect(rebuilt.mode).toBe('layered');
+    expect(rebuilt.mode).toBe('full'); // the one turn left fits working memory: rebuilt verbatim, nothing folded
 
     const cleanArchive = new MemoryArchive();
     const clean = engineOver(cleanArchive).engine;

@@ -133,7 +133,7 @@ describe('the chat after a window reload', () => {
     after.controller.handle({ type: 'chat/send', requestId: 'r2', text: 'What type is it?' });
     await until('idle r2', idle(after.sent, 'r2'));
     expect(after.openedIds).toEqual([sessionId]);
-    // The resumed engine folds e1 into the prompt (its header), and the new exchange is e2.
+    // The resumed engine takes e1 back into working memory, and the new exchange is e2.
     expect(JSON.stringify(server.messageRequests[1]!.body)).toContain('What does hello.ts export?');
     expect(after.sent.find((m) => m.type === 'chat/userMessage')).toMatchObject({ seq: 2 });
   });
