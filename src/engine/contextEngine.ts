@@ -104,6 +104,7 @@ export class ContextEngine {
     this.state = newEngineState(options.settings, options.tokenizer, system, options.tools ?? [], emptyNarrative(''), pathKeyFor(options.workspaceRoot));
     this.recorder = new ExchangeRecorder(options, this.state);
     this.nextSeq = resumeFromArchive(this.state, this.recorder.reader, options.sessionId, this.supersessions);
+    this.lastCalls = callsOfWorkingMemory(this.state);
     if (effectiveBudget(options.settings) < 2_000) {
       throw new StrataError(
         `The prompt budget (${effectiveBudget(options.settings)} tokens) is too small: the window minus the output reserve must leave at least 2000 tokens. Raise strata.contextWindow or lower strata.reservedOutputTokens.`,
@@ -180,7 +181,10 @@ export class ContextEngine {
       this.pendingRetrieval = undefined;
     }
     this.supersessions.add(later, by);
-    if (!checkpoint) foldFromArchive(this.state, this.recorder.reader, this.options.sessionId, this.supersessions, seq);
+    if (!checkpoint) {
+      foldFromArchive(this.state, this.recorder.reader, this.options.sessionId, this.supersessions, seq);
+      this.lastCalls = callsOfWorkingMemory(this.state);
+    }
     for (const key of this.checkpoints.keys()) if (key >= seq) this.checkpoints.delete(key);
     this.recorder.supersede(later, by);
     return { superseded: later, by };
@@ -381,4 +385,14 @@ export class ContextEngine {
 function firstText(blocks: ContentBlock[]): string {
   for (const b of blocks) if (b.type === 'text' && b.text.trim()) return b.text.trim();
   return '(no task text)';
+}
+
+/**
+ * The calls of the newest answer a resume took back into working memory: the next input answers
+ * them (a turn cut mid-tool leaves a call with no result, which gets NO_RESULT_TEXT). None when
+ * everything was folded (the layout turns such results into text).
+ */
+function callsOfWorkingMemory(state: EngineState): Map<string, ToolCall> {
+  const last = state.tail[state.tail.length - 1];
+  return last?.output ? toolCallsOf({ role: 'assistant', content: last.output }) : new Map();
 }

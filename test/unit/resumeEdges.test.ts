@@ -189,6 +189,22 @@ describe('resumeFromArchive: the working memory it restores', () => {
 });
 
 describe('a resumed engine', () => {
+  it('answers the calls of the last answer it took back (a turn killed mid-tool) so the next request is valid', async () => {
+    const archive = archiveOf([turn(1, [text('Fix the parser')], [toolUse('a', 'Read', { file_path: 'src/p.ts' })])]);
+    const { engine, errors } = engineOver(archive);
+    engine.beginExchange({ role: 'user', content: [text('Go on please')] });
+    const turn2 = await engine.assemble(); // validateRequests: every tool_use must be answered
+    expect(errors).toEqual([]);
+    expect(turn2.request.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(turn2.request.messages[2]!.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'a' });
+    // the same after an edited resend rebuilt from the archive (no checkpoint: the engine was reopened)
+    engine.completeExchange({ role: 'assistant', content: [text('done')] });
+    const again = engineOver(archive).engine;
+    again.supersedeFrom(2);
+    again.beginExchange({ role: 'user', content: [text('Go on, differently')] }, { userMessage: true });
+    expect((await again.assemble()).request.messages[2]!.content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'a' });
+  });
+
   it("shows the archived headers and recent summaries in its next request, its recent past verbatim, and numbers on from the archive's last seq", async () => {
     const { engine } = engineOver(archiveOf(bigTurns()));
     expect(engine.beginExchange({ role: 'user', content: [text('Go on please')] })).toBe(7);
