@@ -120,4 +120,15 @@ describe('diagnosticsText (@problems)', () => {
     expect(lines).toHaveLength(MAX_PROBLEMS + 1);
     expect(lines.at(-1)).toBe('… 7 more not listed');
   });
+
+  it('sorts problems of one file by line, then column; exactly the cap lists all', () => {
+    const text = diagnosticsText([
+      { path: 'a.ts', line: 9, column: 1, severity: 'error', message: 'late' },
+      { path: 'a.ts', line: 2, column: 7, severity: 'error', message: 'right' },
+      { path: 'a.ts', line: 2, column: 3, severity: 'error', message: 'left' },
+    ]);
+    expect(text).toBe('a.ts:2:3 error left\na.ts:2:7 error right\na.ts:9:1 error late');
+    const full = Array.from({ length: MAX_PROBLEMS }, (_, i) => d('a.ts', i + 1, 'error', `e${i}`));
+    expect(diagnosticsText(full).split('\n')).toHaveLength(MAX_PROBLEMS);
+  });
 });
