@@ -18,6 +18,10 @@ const SLOW_LAST = [
   'replayRealSessions',
   'badInputs', // 25 s for 2 tests
   'lspTools', // 32 s: spawns typescript-language-server
+  // the chat controller over a whole Task session and a local Messages API server, 3-10 s each
+  'chatControllerFigures',
+  'condenseSaving',
+  'sessionRestore',
   'chatController', // 36 s
   'taskLoop',
 ];

@@ -51,8 +51,8 @@ const TASK_GROUPS = {
 // not mutated (scripts/mutationScore.mjs lists it). The approval broker is in 'task-approval'.
 const EXTENSION_GROUPS = {
   'extension-chat': ['chatController', 'taskEventMessages', 'stopQuestion', 'webviewRouter', 'webviewChannel', 'webviewHtml', 'raceAbort', 'debouncer', 'disposableStore'],
-  'extension-settings': ['clampSettings', 'settingsHandler', 'settingsManifest', 'settingsPanelModel', 'settingsSpec', 'settingsTable'],
-  'extension-rest': ['archiveStatus', 'archiveTreeModel', 'commandIds', 'contextFigures', 'diagnosticsText', 'exchangeMarkdown', 'importSummary', 'openArchivedSession', 'proposedContent', 'recordingModelClient', 'sessionExport', 'sessionHistory', 'terminalHistory', 'vscodeLanguageConversions'],
+  'extension-settings': ['clampSettings', 'settingsHandler', 'settingsManifest', 'settingsPanelModel', 'settingsSpec', 'settingsTable', 'settingsTarget'],
+  'extension-rest': ['archiveStatus', 'archiveTreeModel', 'commandIds', 'contextFigures', 'diagnosticsText', 'exchangeMarkdown', 'importSummary', 'openArchivedSession', 'proposedContent', 'recordingModelClient', 'sessionExport', 'sessionHistory', 'sessionMemory', 'terminalHistory', 'vscodeLanguageConversions'],
 };
 
 /** Group name -> Stryker `mutate` globs. */

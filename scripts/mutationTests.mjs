@@ -53,6 +53,21 @@ export const ONLY_TESTS = {
   'task-confinement': ['workspacePath.test.ts', 'confinePath.test.ts', 'toolsConfinement.test.ts', 'toolsProtectedWrites.test.ts'],
   'task-approval': ['runToolCall.test.ts', 'approvalBroker.test.ts', 'chatHostPieces.test.ts', 'toolsProtectedWrites.test.ts'],
   'task-stops': ['stopNotices.test.ts', 'protocolStreamFilter.test.ts'],
+  // The chat controller over a scripted Task session (chatControllerTurns/Sessions) instead of the
+  // real Task loop: with chatController, sessionRestore, condenseSaving ... a mutant of the
+  // controller costs up to a minute (a first full run went at about 10 mutants a minute).
+  'extension-chat': [
+    'chatControllerTurns.test.ts',
+    'chatControllerSessions.test.ts',
+    'chatHostPieces.test.ts',
+    'openArchivedSession.test.ts',
+    'stopQuestion.test.ts',
+    'webviewRouter.test.ts',
+    'webviewMessages.test.ts',
+    'raceAbort.test.ts',
+    'debouncer.test.ts',
+    'disposableStore.test.ts',
+  ],
 };
 
 /** The only test files (in test/unit) a run of `group` loads, or undefined for all but those left out. */

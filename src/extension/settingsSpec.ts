@@ -24,6 +24,14 @@ interface NumberLike {
   isInt: boolean;
 }
 
+/**
+ * A bound the schema states: zod 4 reports a missing one as an infinity (or null), and `.int()`
+ * alone as the safe-integer limit, none of which a settings editor can offer as a range.
+ */
+function declaredBound(bound: number | null): bound is number {
+  return bound !== null && Math.abs(bound) < Number.MAX_SAFE_INTEGER;
+}
+
 function defOf(schema: z.ZodType): ZodDefLike {
   return (schema as unknown as { def: ZodDefLike }).def;
 }
@@ -31,10 +39,15 @@ function defOf(schema: z.ZodType): ZodDefLike {
 /** One spec per key of `engineSettingsSchema`, in the schema's order. */
 export function engineSettingSpecs(): SettingSpec[] {
   const shape = engineSettingsSchema.shape as Record<EngineKey, z.ZodType>;
-  return (Object.keys(shape) as EngineKey[]).map((key) => specFor(key, shape[key]));
+  return (Object.keys(shape) as EngineKey[]).map((key) => settingSpecFor(key, shape[key]));
 }
 
-function specFor(key: EngineKey, schema: z.ZodType): SettingSpec {
+/**
+ * The spec of one schema field: a number needs a minimum, a maximum and a default, a string a
+ * maximum length, a choice a default; any other type throws, naming the key (a schema change
+ * must decide how the setting is shown). Exported for its tests.
+ */
+export function settingSpecFor(key: EngineKey, schema: z.ZodType): SettingSpec {
   let inner = schema;
   let def: unknown;
   for (let d = defOf(inner); (d.type === 'default' || d.type === 'optional') && d.innerType; d = defOf(inner)) {
@@ -44,7 +57,7 @@ function specFor(key: EngineKey, schema: z.ZodType): SettingSpec {
   const innerType = defOf(inner).type;
   if (innerType === 'number') {
     const n = inner as unknown as NumberLike;
-    if (n.minValue === null || n.maxValue === null || typeof def !== 'number') {
+    if (!declaredBound(n.minValue) || !declaredBound(n.maxValue) || typeof def !== 'number') {
       throw new Error(`engineSettingsSchema.${key} needs a minimum, a maximum and a default to become a setting.`);
     }
     return { key, kind: n.isInt ? 'integer' : 'number', default: def, minimum: n.minValue, maximum: n.maxValue };

@@ -8,7 +8,7 @@ import { betterSqliteDriver } from '../../src/adapters/betterSqliteDriver';
 import { nodeSqliteDriver } from '../../src/adapters/nodeSqliteDriver';
 import type { SqliteDriver } from '../../src/adapters/sqliteDriver';
 import { DRIVERS, rawDriver } from '../support/sqliteDrivers';
-import { archivePathIn, fallbackArchivePathIn, openArchive, openArchiveBrowser } from '../../src/extension/archiveStatus';
+import { archiveAdvice, archivePathIn, fallbackArchivePathIn, isNativeModuleError, openArchive, openArchiveBrowser, type ArchiveOpenResult } from '../../src/extension/archiveStatus';
 import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer } from '../support/messagesApiEvents';
 
@@ -187,3 +187,124 @@ describe('openArchive: SQLite on the driver the editor has, or the plain-file fa
     }
   });
 });
+
+/** A driver that passes the probe (an in-memory database) and then fails on the archive file with `error`. */
+function failingOnFile(as: SqliteDriver, error: unknown): SqliteDriver {
+  const raw = rawDriver();
+  return {
+    ...raw,
+    id: as.id,
+    label: as.label,
+    open: (path, options) => {
+      if (path === ':memory:') return raw.open(path, options);
+      throw error;
+    },
+  };
+}
+
+describe('openArchive: what each failure says, and where the log has it', () => {
+  it('SQLite that loads but cannot open the file: the error on one line, cut at 300 characters, with the advice for a native module', async () => {
+    const storage = join(temp.dir, 'storage');
+    const file = archivePathIn(storage);
+    // openSqliteArchive names the file in its error; the message quotes that on one line, at most 300 characters.
+    const failed = (error: string) => `The archive ${file} failed: ${error}.`;
+    const abi = await openArchive(storage, logger, { drivers: [failingOnFile(nodeSqliteDriver, new Error(ABI_ERROR))] });
+    const expected = `The archive at ${file} could not be opened (${failed(ABI_ERROR.replace(/\n/g, ' ')).slice(0, 300)}…). The chat cannot start without it. The native SQLite module does not load in this editor's runtime: set strata.archive.driver to auto, or update the editor: a VS Code whose extension host runs Node 22.13 or later has SQLite built in (Output > Strata has the details).`;
+    expect(abi).toEqual({ ok: false, message: expected });
+    expect(log.at(-1)).toEqual({ level: 'error', message: expected });
+
+    const spaced = await openArchive(storage, logger, { drivers: [failingOnFile(nodeSqliteDriver, new Error('disk  \n\n  full  '))] });
+    expect(spaced.message).toBe(
+      `The archive at ${file} could not be opened (${failed('disk full ')}). The chat cannot start without it. Check that the folder is writable and the file is not damaged (Output > Strata has the details).`,
+    );
+    const fits = 'x'.repeat(300 - failed('').length);
+    const exact = await openArchive(storage, logger, { drivers: [failingOnFile(nodeSqliteDriver, new Error(fits))] });
+    expect(exact.message).toContain(`(${failed(fits)}).`);
+    const over = await openArchive(storage, logger, { drivers: [failingOnFile(nodeSqliteDriver, new Error(`${fits}y`))] });
+    expect(over.message).toContain(`(${failed(`${fits}y`).slice(0, 300)}…).`);
+  });
+
+  it('opens the archive with the driver it chose, logs it, and makes the folder with its parents', async () => {
+    const opened: string[] = [];
+    const raw = rawDriver();
+    const counting: SqliteDriver = { ...raw, id: 'better-sqlite3', label: 'better-sqlite3', open: (path, options) => (opened.push(path), raw.open(path, options)) };
+    const storage = join(temp.dir, 'deep', 'er', 'storage');
+    const result = await openArchive(storage, logger, { drivers: [counting] });
+    if (!result.ok) throw new Error(result.message);
+    expect(opened).toEqual([':memory:', archivePathIn(storage)]);
+    result.backend.open(result.backend.path).close();
+    expect(opened.at(-1)).toBe(archivePathIn(storage));
+    expect(log).toEqual([{ level: 'info', message: `archive: SQLite (better-sqlite3), ${archivePathIn(storage)}` }]);
+  });
+
+  it('the fallback makes the folder with its parents; with auto, no notice is logged', async () => {
+    const storage = join(temp.dir, 'a', 'b', 'storage');
+    const result = await openArchive(storage, logger, oldElectron);
+    if (!result.ok) throw new Error(result.message);
+    expect(result).not.toHaveProperty('notice');
+    const abi = ABI_ERROR.replace(/\n/g, ' ');
+    const why = `No SQLite driver works in Node ${process.versions.node}: node:sqlite: node:sqlite needs Node 22.13 or later; this is Node ${process.versions.node}.; better-sqlite3: ${abi.slice(0, 300)}….`;
+    expect(log.map((l) => l.level)).toEqual(['warn', 'warn']);
+    expect(log[0]!.message).toBe(`SQLite does not work in this editor: ${why}`);
+    expect(log[1]!.message).toBe(result.message);
+  });
+
+  it('when the plain-file archive fails too, it says both, with the advice', async () => {
+    const storage = join(temp.dir, 'not-a-folder');
+    writeFileSync(storage, 'a file where the folder should be');
+    const result = await openArchive(storage, logger, oldElectron);
+    expect(result.ok).toBe(false);
+    expect(result.message).toMatch(
+      new RegExp(
+        `^The archive cannot be opened: SQLite does not work in this editor \\(No SQLite driver works in Node .*\\), and the plain-file archive at ${fallbackArchivePathIn(storage).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} failed too \\((EEXIST|ENOTDIR)[^)]*\\)\\. Check that the folder is writable and the file is not damaged \\(Output > Strata has the details\\)\\.$`,
+      ),
+    );
+    expect(log.at(-1)).toEqual({ level: 'error', message: result.message });
+  });
+});
+
+describe('openArchiveBrowser: a store that cannot be browsed, or opened', () => {
+  const backend = (open: () => object): ArchiveOpenResult => ({ ok: true, message: '', backend: { kind: 'sqlite', label: 'x', path: '/archive.x', open: open as never } });
+  const methods = { sessions: () => [], exchanges: () => [], searchAll: () => [], deleteSession: () => {} };
+
+  it('refuses a store lacking any browsing method, closing it', () => {
+    for (const missing of Object.keys(methods)) {
+      let closed = 0;
+      const store = { ...methods, [missing]: 'not a function', close: () => (closed += 1) };
+      expect(openArchiveBrowser(backend(() => store), logger)).toEqual({ ok: false, message: 'This archive store cannot be browsed.' });
+      expect(closed).toBe(1);
+    }
+    const full = { ...methods, close: () => {} };
+    expect(openArchiveBrowser(backend(() => full), logger)).toEqual({ ok: true, browser: full });
+  });
+
+  it('says where and why the browser could not open, and logs it', () => {
+    const failing = (thrown: unknown) =>
+      openArchiveBrowser(
+        backend(() => {
+          throw thrown;
+        }),
+        logger,
+      );
+    expect(failing(new Error('locked'))).toEqual({ ok: false, message: 'The archive at /archive.x could not be opened for browsing: locked' });
+    expect(failing('gone')).toEqual({ ok: false, message: 'The archive at /archive.x could not be opened for browsing: gone' });
+    expect(log).toEqual([
+      { level: 'error', message: 'The archive at /archive.x could not be opened for browsing: locked' },
+      { level: 'error', message: 'The archive at /archive.x could not be opened for browsing: gone' },
+    ]);
+  });
+});
+
+describe('isNativeModuleError and archiveAdvice', () => {
+  it('know the native module by any of its loader messages, in any case', () => {
+    for (const text of [ABI_ERROR, 'Cannot find module better_sqlite3', 'BETTER-SQLITE3 failed', 'Could not locate the bindings file', 'invalid ELF header', 'it was compiled against another Node']) {
+      expect(isNativeModuleError(new Error(text)), text).toBe(true);
+      expect(archiveAdvice(text)).toBe(
+        "The native SQLite module does not load in this editor's runtime: set strata.archive.driver to auto, or update the editor: a VS Code whose extension host runs Node 22.13 or later has SQLite built in (Output > Strata has the details).",
+      );
+    }
+    expect(isNativeModuleError(new Error('SQLITE_CORRUPT: database disk image is malformed'))).toBe(false);
+    expect(archiveAdvice(new Error('EACCES: permission denied'))).toBe('Check that the folder is writable and the file is not damaged (Output > Strata has the details).');
+  });
+});
+

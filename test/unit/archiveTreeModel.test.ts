@@ -40,6 +40,7 @@ describe('archive tree model', () => {
     }
     expect(exchangeDocumentPath('a/b', 3)).toBe('/a%2Fb/e3.md');
     expect(parseExchangeDocumentPath('/s/e3.json')).toBeUndefined();
+    expect(parseExchangeDocumentPath('/s/e3.md.bak')).toBeUndefined();
     expect(parseExchangeDocumentPath('/s/x/e3.md')).toBeUndefined();
     expect(parseExchangeDocumentPath('/%E0%A4%A/e3.md')).toBeUndefined(); // malformed escape
   });
@@ -61,6 +62,11 @@ describe('archive tree model', () => {
     expect(sessionIdOf(undefined)).toBeUndefined();
     expect(sessionIdOf(exchangeNodes([exchange])[0])).toBeUndefined();
     expect(sessionIdOf({ kind: 'session', session: { id: 42 } })).toBeUndefined();
+    expect(sessionIdOf('')).toBeUndefined();
+    expect(sessionIdOf(null)).toBeUndefined();
+    expect(sessionIdOf({ kind: 'session' })).toBeUndefined();
+    expect(sessionIdOf({ kind: 'exchange', session: { id: 's-1' } })).toBeUndefined();
+    expect(exchangeNodes([exchange])).toEqual([{ kind: 'exchange', exchange }]);
   });
 
   it('formats times to the minute in local time, zero-padded', () => {

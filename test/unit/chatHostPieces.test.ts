@@ -34,6 +34,12 @@ describe('taskEventMessages', () => {
       [{ type: 'error', code: 'model_auth', message: 'bad key' }, [{ type: 'chat/error', requestId: 'r1', code: 'model_auth', message: 'bad key' }]],
       [{ type: 'idle', reason: 'step_limit' }, [{ type: 'chat/idle', requestId: 'r1', reason: 'step_limit' }]],
       [{ type: 'exchange', turn: 1, input: { role: 'user', content: [] }, output: { role: 'assistant', content: [] }, estimatedTokens: 1, reportedTokens: 1 }, []],
+      [{ type: 'user_message', turn: 4, text: 'hi' }, [{ type: 'chat/userMessage', requestId: 'r1', seq: 4 }]],
+      [{ type: 'resent', from: 2, by: 5, superseded: [2, 3] }, [{ type: 'chat/resent', requestId: 'r1', from: 2, by: 5, superseded: [2, 3] }]],
+      // Notices, unreadable protocol blocks and waits are the chat's warning rows.
+      [{ type: 'notice', turn: 3, kind: 'max_tokens', message: 'cut' }, [{ type: 'chat/engineEvent', requestId: 'r1', event: { type: 'warning', turn: 3, message: 'cut' } }]],
+      [{ type: 'protocol_warning', turn: 3, message: 'bad block' }, [{ type: 'chat/engineEvent', requestId: 'r1', event: { type: 'warning', turn: 3, message: 'bad block' } }]],
+      [{ type: 'waiting', turn: 3, ms: 2_000, message: 'waiting 2 s' }, [{ type: 'chat/engineEvent', requestId: 'r1', event: { type: 'warning', turn: 3, message: 'waiting 2 s' } }]],
     ];
     for (const [event, expected] of cases) {
       const messages = taskEventMessages(event, 'r1');
@@ -113,5 +119,16 @@ describe('diagnosticsText (@problems)', () => {
     const lines = diagnosticsText(many).split('\n');
     expect(lines).toHaveLength(MAX_PROBLEMS + 1);
     expect(lines.at(-1)).toBe('… 7 more not listed');
+  });
+
+  it('sorts problems of one file by line, then column; exactly the cap lists all', () => {
+    const text = diagnosticsText([
+      { path: 'a.ts', line: 9, column: 1, severity: 'error', message: 'late' },
+      { path: 'a.ts', line: 2, column: 7, severity: 'error', message: 'right' },
+      { path: 'a.ts', line: 2, column: 3, severity: 'error', message: 'left' },
+    ]);
+    expect(text).toBe('a.ts:2:3 error left\na.ts:2:7 error right\na.ts:9:1 error late');
+    const full = Array.from({ length: MAX_PROBLEMS }, (_, i) => d('a.ts', i + 1, 'error', `e${i}`));
+    expect(diagnosticsText(full).split('\n')).toHaveLength(MAX_PROBLEMS);
   });
 });

@@ -77,4 +77,77 @@ describe('clampSettings: strata.* values become usable settings, each change war
     expect(r.model.model).toBe('claude-sonnet-5-5');
     expect(r.warnings).toHaveLength(2);
   });
+
+  it('says exactly what it changed and why, per setting', () => {
+    const r = clampSettings(
+      reader({
+        'strata.contextPreset': 42,
+        'strata.condensePrompt': 7,
+        'strata.contextWindow': Number.POSITIVE_INFINITY,
+        'strata.maxHeaders': 20.4,
+        'strata.summaryCount': 60.2,
+        'strata.model': 12,
+      }),
+    );
+    expect(r.warnings).toEqual([
+      'strata.contextWindow must be a number; using the default 200000.',
+      'strata.contextPreset is one of economy, balanced, full-recall (got 42); using balanced.',
+      'strata.maxHeaders must be a whole number; using 20 instead of 20.4.',
+      'strata.summaryCount must be a whole number; using 60 instead of 60.2.',
+      'strata.summaryCount = 60 is outside 0..50; using 50.',
+      'strata.condensePrompt must be text; using the default.',
+      'strata.model has an invalid value (12); using the default.',
+    ]);
+    expect(r.engine).toMatchObject({ contextWindow: 200_000, contextPreset: 'balanced', maxHeaders: 20, summaryCount: 50 });
+    const long = clampSettings(reader({ 'strata.condensePrompt': 'Summarise. '.repeat(2_000) }));
+    expect(long.warnings).toEqual(['strata.condensePrompt is 22000 characters, more than the 20000 allowed; only the first 20000 are used.']);
+    expect(long.engine.condensePrompt).toBe('Summarise. '.repeat(2_000).slice(0, 20_000));
+  });
+
+  it('keeps the range edges and a condense prompt as written; a null value is unset, with no warning', () => {
+    const r = clampSettings(
+      reader({
+        'strata.summaryCount': 0,
+        'strata.maxHeaders': 2_000,
+        'strata.condensePrompt': 'Keep file paths.',
+        'strata.contextPreset': 'economy',
+        'strata.workingMemoryMin': 5,
+        'strata.workingMemoryMax': 5,
+        'strata.model': null,
+        'strata.autoApprove.writes': null,
+        'strata.archive.driver': null,
+        'strata.narrativeMaxTokens': null,
+      }),
+    );
+    expect(r.warnings).toEqual([]);
+    expect(r.engine).toMatchObject({ summaryCount: 0, maxHeaders: 2_000, condensePrompt: 'Keep file paths.', contextPreset: 'economy', workingMemoryMin: 5, workingMemoryMax: 5, narrativeMaxTokens: 300 });
+    expect(r.model).toMatchObject({ model: 'claude-sonnet-5-5', autoApproveWrites: false });
+    expect(r.archiveDriver).toBe('auto');
+  });
+
+  it('names both values when workingMemoryMax is below workingMemoryMin, and says what to do', () => {
+    const r = clampSettings(reader({ 'strata.workingMemoryMin': 8, 'strata.workingMemoryMax': 7 }));
+    expect(r.warnings).toEqual(['strata.workingMemoryMax (7) is below strata.workingMemoryMin (8); using 8 for both. Raise the maximum or lower the minimum.']);
+    expect(r.engine).toMatchObject({ workingMemoryMin: 8, workingMemoryMax: 8 });
+  });
+
+  it('quotes at most 80 characters of a bad value, and reads the condensing model and the base URL', () => {
+    const long = 'x'.repeat(100);
+    const quoted = JSON.stringify(long).slice(0, 80);
+    const r = clampSettings(reader({ 'strata.contextPreset': long, 'strata.archive.driver': long, 'strata.baseUrl': { url: long }, 'strata.condenseModel': 'claude-haiku-4' }));
+    expect(r.warnings).toEqual([
+      `strata.contextPreset is one of economy, balanced, full-recall (got ${quoted}); using balanced.`,
+      `strata.baseUrl has an invalid value (${JSON.stringify({ url: long }).slice(0, 80)}); using the default.`,
+      `strata.archive.driver is one of auto, node-sqlite, better-sqlite3 (got ${quoted}); using auto.`,
+    ]);
+    expect(r.model.condenseModel).toBe('claude-haiku-4');
+    expect(clampSettings(reader({ 'strata.baseUrl': 'http://127.0.0.1:8080' })).model.baseUrl).toBe('http://127.0.0.1:8080');
+  });
+
+  it('keeps a condense prompt of exactly the allowed length, without a warning', () => {
+    const r = clampSettings(reader({ 'strata.condensePrompt': 'y'.repeat(20_000) }));
+    expect(r.warnings).toEqual([]);
+    expect(r.engine.condensePrompt).toHaveLength(20_000);
+  });
 });
+

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Debouncer, type Timers } from '../../src/extension/debouncer';
+import { Debouncer, systemTimers, type Timers } from '../../src/extension/debouncer';
 
 /** A clock that moves only when the test says; due timers run in time order as it passes them. */
 class ManualTimers implements Timers {
@@ -101,5 +101,20 @@ describe('Debouncer', () => {
     timers.advance(delays.maxWaitMs);
     expect(runs).toEqual([]);
     expect(timers.scheduled).toBe(0);
+  });
+
+  it('runs on the system clock and timers when given none', async () => {
+    const before = Date.now();
+    const now = systemTimers.now();
+    expect(now).toBeGreaterThanOrEqual(before);
+    expect(now).toBeLessThanOrEqual(Date.now());
+    let cancelled = 0;
+    systemTimers.clearTimeout(systemTimers.setTimeout(() => (cancelled += 1), 0));
+    const runs: string[] = [];
+    const debouncer = new Debouncer(() => runs.push('run'), { quietMs: 1, maxWaitMs: 5 });
+    debouncer.schedule();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(runs).toEqual(['run']);
+    expect(cancelled).toBe(0);
   });
 });

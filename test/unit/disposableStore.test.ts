@@ -16,7 +16,9 @@ describe('DisposableStore', () => {
 
   it('disposes at once what is added after it was disposed', () => {
     const store = new DisposableStore();
+    expect(store.isDisposed).toBe(false);
     store.dispose();
+    expect(store.isDisposed).toBe(true);
     let disposed = false;
     store.add({ dispose: () => (disposed = true) });
     expect(disposed).toBe(true);

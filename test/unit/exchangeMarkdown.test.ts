@@ -66,6 +66,28 @@ describe('an archived exchange as Markdown', () => {
     expect(md.endsWith('```\n')).toBe(true);
   });
 
+  it('marks a superseded exchange, skips an empty summary, trims text, and shows an empty message as empty', () => {
+    const md = exchangeMarkdown({
+      ...exchange,
+      summary: '  \n ',
+      supersededBy: 6,
+      full: [
+        { role: 'user', content: [{ type: 'text', text: '  Why?  \n' }] },
+        { role: 'assistant', content: [{ type: 'text', text: '<environment>\nTime: now\n</environment>' }] },
+      ],
+    });
+    expect(md).toBe(
+      ['# e4 09:07 Edit hello.ts → ok', '_2026-11-03 09:07 · session s1 · 321 tokens · superseded by e6 (an edited, resent message)_', '## User', 'Why?', '## Assistant', '_(empty)_'].join('\n\n') + '\n',
+    );
+    expect(exchangeMarkdown({ ...exchange, summary: '  one line  ' }).split('\n\n')[2]).toBe('> one line');
+  });
+
+  it('a session with no title is named by its id; the exchanges are counted', () => {
+    const md = sessionMarkdown({ id: 's9', title: '', firstAt: createdAt, lastAt: createdAt, exchanges: 2 }, [exchange, { ...exchange, seq: 5, header: 'e5 done' }]);
+    expect(md.split('\n\n').slice(0, 2)).toEqual(['# Session s9', '_Session s9 · 2026-11-03 09:07 – 2026-11-03 09:07 · 2 exchanges_']);
+    expect(sessionMarkdown({ id: 's0', title: '', firstAt: createdAt, lastAt: createdAt, exchanges: 0 }, [])).toBe('# Session s0\n\n_Session s0 · 2026-11-03 09:07 – 2026-11-03 09:07 · 0 exchanges_\n');
+  });
+
   it('fences text with a fence longer than any backtick run inside', () => {
     expect(fenced('a ````` b\n\n', 'text')).toBe('``````text\na ````` b\n``````');
     expect(fenced('plain', '')).toBe('```\nplain\n```');

@@ -41,6 +41,19 @@ describe('importReport', () => {
   });
 });
 
+describe('importReport: severity and counts', () => {
+  it('a lost exchange alone, or a failed session alone, makes it a warning', () => {
+    expect(importReport(result({ imported: [imported({ unarchived: 2 })] }))).toMatchObject({ severity: 'warning', message: 'Strata: imported 12 exchanges from "Fix it" as session s-2026-11-22-0000abcd. 2 exchanges could not be archived: see Output > Strata.' });
+    const failed = importReport(result({ imported: [imported()], failed: [{ source: { path: '/p/b.jsonl', format: 'claude-code' }, error: 'empty' }] }));
+    expect(failed).toMatchObject({ severity: 'warning', message: 'Strata: imported 12 exchanges from "Fix it" as session s-2026-11-22-0000abcd. 1 session failed: see Output > Strata.' });
+  });
+
+  it('nothing imported and several failed: counts them', () => {
+    const two = importReport(result({ failed: ['a', 'b'].map((n) => ({ source: { path: `/p/${n}.jsonl`, format: 'claude-code' as const }, error: 'empty' })) }));
+    expect(two).toMatchObject({ severity: 'error', message: 'Strata: no session was imported (2 failed; see Output > Strata).' });
+  });
+});
+
 describe('candidateItems', () => {
   it('labels rows by query, then project or task and the time (today) or date (before), the file below', () => {
     const now = new Date(2026, 10, 22, 18, 0).getTime();
@@ -53,4 +66,11 @@ describe('candidateItems', () => {
       { label: 'Add a flag', description: 'task 1732280000000 · 2026-11-20', detail: candidates[1]!.path },
     ]);
   });
+
+  it('leaves out a project it does not know', () => {
+    const now = new Date(2026, 10, 22, 18, 0).getTime();
+    const [row] = candidateItems([{ path: '/h/s.jsonl', format: 'claude-code', title: 'T', modifiedAt: new Date(2026, 10, 22, 9, 7).getTime() }], now);
+    expect(row!.description).toBe('09:07');
+  });
 });
+

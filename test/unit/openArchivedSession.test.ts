@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatController, ResumedHistory } from '../../src/extension/chatController';
-import { openArchivedSession } from '../../src/extension/openArchivedSession';
+import { archivedSessionView, openArchivedSession, restoreLastSession } from '../../src/extension/openArchivedSession';
+import type { ArchiveBrowser } from '../../src/engine/archiveBrowser';
 import { STOP_AND_OPEN, type StopQuestion } from '../../src/extension/stopQuestion';
 
 /**
@@ -91,3 +92,37 @@ describe('openArchivedSession', () => {
     expect(c.resumed).toEqual([]);
   });
 });
+
+describe('the archived session as the chat shows it, and the restore at activation', () => {
+  const info = { id: 's-old', title: 'Fix the flaky parser test', firstAt: 1, lastAt: 2, exchanges: 1 };
+  const exchange = { sessionId: 's-old', seq: 1, createdAt: 1, header: 'e1', summary: '', tokens: 3, full: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 'earlier question' }] }] };
+  const browser = (sessions: () => (typeof info)[]): ArchiveBrowser => ({
+    path: '/a',
+    sessions,
+    exchanges: () => [exchange],
+    get: () => exchange,
+    searchAll: () => [],
+    deleteSession: () => ({ exchanges: 0, blobs: 0 }),
+    close: () => {},
+  });
+
+  it('is the title and history of an archived session, and nothing for one not archived', () => {
+    expect(archivedSessionView(browser(() => [info]), 's-old')).toEqual({ title: 'Fix the flaky parser test', history });
+    expect(archivedSessionView(browser(() => [info]), 's-gone')).toBeUndefined();
+  });
+
+  it('an archive that cannot be read at activation is logged and leaves the new session', () => {
+    const errors: string[] = [];
+    const logger = { info: () => {}, warn: () => {}, error: (m: string) => void errors.push(m) };
+    const chat = { restoreLast: (lookup: (id: string) => unknown) => (lookup('s-old'), 'restored' as const) };
+    restoreLastSession(
+      chat,
+      browser(() => {
+        throw new Error('database is locked');
+      }),
+      logger,
+    );
+    expect(errors).toEqual(['the last session could not be restored from the archive (database is locked); the chat starts a new session, and Open Session lists the archived ones']);
+  });
+});
+

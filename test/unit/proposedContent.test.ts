@@ -25,6 +25,22 @@ describe('proposedContent (the right side of "Show diff")', () => {
   });
 });
 
+describe('proposedContent: the messages and the path, for each tool', () => {
+  it('names the file a write or an edit would change; nothing for a malformed call or a command', () => {
+    expect(diffTarget('edit_file', { path: 'src/a.ts', edits: [{ search: 'a', replace: 'b' }] })).toBe('src/a.ts');
+    expect(diffTarget('write_file', { path: 'a.ts' })).toBeUndefined();
+    expect(diffTarget('edit_file', { path: 'a.ts', edits: [] })).toBeUndefined();
+  });
+
+  it('says which call is malformed, that a command changes no file, and every block that does not apply', () => {
+    expect(proposedContent('write_file', { path: 'a.ts' }, 'x')).toEqual({ ok: false, message: 'The write_file call has no path or content to show.' });
+    expect(proposedContent('execute_command', { command: 'ls' }, '')).toEqual({ ok: false, message: 'execute_command does not change a file, so there is no diff to show.' });
+    const both = proposedContent('edit_file', { path: 'f', edits: [{ search: 'nope', replace: 'y' }, { search: 'nor this', replace: 'z' }] }, 'x\n');
+    expect(both.ok).toBe(false);
+    expect(both.ok ? '' : both.message.split('\n')).toEqual(['The edit would not apply to f as it is now:', expect.stringMatching(/^- block 1: /), expect.stringMatching(/^- block 2: /)]);
+  });
+});
+
 describe('applyEditBlocks', () => {
   it('applies non-overlapping blocks in file order whatever their order, or none', () => {
     expect(applyEditBlocks('a b c', [{ search: 'c', replace: '3' }, { search: 'a', replace: '1' }])).toEqual({ ok: true, text: '1 b 3', applied: 2 });

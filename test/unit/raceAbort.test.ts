@@ -87,4 +87,14 @@ describe('waitForFirst', () => {
     expect(disposed).toBe(1);
     expect(abortListeners(signal)).toBe(0);
   });
+
+  it('cancel after it settled changes nothing: the subscription is released once', async () => {
+    const signal = new AbortController().signal;
+    let disposed = 0;
+    const wait = waitForFirst(signal, 60_000, () => ({ dispose: () => (disposed += 1) }));
+    wait.cancel();
+    wait.cancel();
+    await wait.done;
+    expect(disposed).toBe(1);
+  });
 });

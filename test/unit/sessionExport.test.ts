@@ -63,4 +63,34 @@ describe('session export as JSON Lines', () => {
     expect(parsed.problems).toEqual([]);
     expect(parsed.messages).toEqual(out.map((o) => o.message));
   });
+
+  it('writes the meta line, stamps only the first input of an exchange, strips cache marks, and skips an exchange gone since the listing', () => {
+    const ex = (seq: number, full: ArchivedExchange['full']): ArchivedExchange => ({ sessionId: 's', seq, createdAt: 1000 * seq, header: '', summary: '', tokens: 0, full });
+    const exchanges = [
+      ex(1, [
+        { role: 'user', content: [{ type: 'text', text: 'q', cache_control: { type: 'ephemeral' } }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'x' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'a' }] },
+      ]),
+      // An exchange whose first message is the model's (a resumed answer): no time on it.
+      ex(2, [{ role: 'assistant', content: [{ type: 'text', text: 'more' }] }, { role: 'user', content: [{ type: 'text', text: 'ok' }] }]),
+    ];
+    const text = sessionJsonl('s-1', exchanges);
+    expect(text.split('\n')[0]).toBe('{"meta":{"source":"strata archive","agent":"strata","session_id":"s-1"}}');
+    expect(exportedMessages(exchanges)).toEqual([
+      { message: { role: 'user', content: [{ type: 'text', text: 'q' }] }, at: 1000 },
+      { message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'read_file', input: {} }] } },
+      { message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'x' }] } },
+      { message: { role: 'assistant', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'more' }] } },
+      { message: { role: 'user', content: [{ type: 'text', text: 'ok' }] } },
+    ]);
+    const listed = exchanges.map(({ sessionId, seq, createdAt, header, summary }) => ({ sessionId, seq, createdAt, header, summary }));
+    // A turn stopped before its answer, then an exchange that starts with the model's message: only inputs carry a time.
+    const stopped = [ex(1, [{ role: 'user', content: [{ type: 'text', text: 'q' }] }]), ex(2, [{ role: 'assistant', content: [{ type: 'text', text: 'late' }] }])];
+    expect(exportedMessages(stopped)).toEqual([{ message: { role: 'user', content: [{ type: 'text', text: 'q' }] }, at: 1000 }, { message: { role: 'assistant', content: [{ type: 'text', text: 'late' }] } }]);
+    const browser = { exchanges: () => listed, get: (_s: string, seq: number) => (seq === 1 ? exchanges[0] : undefined) };
+    expect(loadSession(browser, 's')).toEqual([exchanges[0]]);
+  });
 });
+

@@ -58,4 +58,31 @@ describe('the compact history of a resumed session', () => {
     expect(long).toMatch(/\[… 10 more characters: open the exchange in the Archive view\]$/);
     expect(hostToWebviewSchema.safeParse({ type: 'session/started', sessionId: 's', history: entries, omitted }).success).toBe(true);
   });
+
+  it('takes the final answer of a tool round, and cuts only a text longer than the limit', () => {
+    const round = sessionHistory([
+      ex(1, [
+        { role: 'user', content: [{ type: 'text', text: 'Fix it' }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'edit_file', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'Fixed.' }] },
+      ]),
+    ]);
+    expect(round.entries).toEqual([
+      { role: 'user', text: 'Fix it', seq: 1 },
+      { role: 'assistant', text: 'Fixed.', seq: 1 },
+    ]);
+    // The user's message is found wherever it stands in the exchange.
+    const late = sessionHistory([ex(2, [{ role: 'assistant', content: [{ type: 'text', text: 'Continued.' }] }, { role: 'user', content: [{ type: 'text', text: 'Go on' }] }])]);
+    expect(late.entries).toEqual([
+      { role: 'user', text: 'Go on', seq: 2 },
+      { role: 'assistant', text: 'Continued.', seq: 2 },
+    ]);
+    const exact = 'a'.repeat(HISTORY_MAX_CHARS);
+    const over = `${'b'.repeat(HISTORY_MAX_CHARS)}tail`;
+    const texts = sessionHistory([ex(1, [{ role: 'user', content: [{ type: 'text', text: exact }] }, { role: 'assistant', content: [{ type: 'text', text: over }] }])]).entries.map((e) => e.text);
+    expect(texts[0]).toBe(exact);
+    expect(texts[1]).toBe(`${'b'.repeat(HISTORY_MAX_CHARS)}\n\n[… 4 more characters: open the exchange in the Archive view]`);
+  });
 });
+

@@ -94,3 +94,45 @@ describe('package.json commands and views', () => {
     expect(pkg.contributes.views.strata!.map((v) => v.id)).toEqual(['strata.chat', 'strata.archive']);
   });
 });
+
+describe("docs/settings.md's table, for any group", () => {
+  it('shows each kind of default and range, and keeps every row on one line with its pipes escaped', () => {
+    const table = renderSettingsTable([
+      {
+        id: 'strata.x',
+        title: 'Strata: Odd ones',
+        order: 1,
+        properties: {
+          'strata.empty': { type: 'string', default: '', markdownDescription: 'Text, empty\n  by default | or set.' },
+          'strata.unset': { type: 'string', maxLength: 9 },
+          'strata.piped': { type: 'string', default: 'a|b' },
+          'strata.choice': { type: 'string', default: 'x', enum: ['x', 'y'] },
+          'strata.flag': { type: 'boolean', default: false, minimum: 1 },
+          'strata.capped': { type: 'integer', default: 1, maximum: 5 },
+        },
+      },
+      { id: 'other', title: 'Other: Strata: extras', order: 2, properties: {} },
+    ]);
+    expect(table.split('\n')).toEqual([
+      '| setting | default | range | what it does |',
+      '|---|---|---|---|',
+      '| **Odd ones** | | | |',
+      '| `strata.empty` | (empty) |  | Text, empty by default \\| or set. |',
+      '| `strata.unset` |  | <= 9 characters |  |',
+      '| `strata.piped` | `a\\|b` |  |  |',
+      '| `strata.choice` | `x` | x, y |  |',
+      '| `strata.flag` | `false` |  |  |',
+      '| `strata.capped` | `1` |  |  |',
+      '| **Other: Strata: extras** | | | |',
+    ]);
+  });
+
+  it('replaces only what is between the markers, and refuses a page without them', () => {
+    const page = `intro\n${SETTINGS_TABLE_START}\nold table\n${SETTINGS_TABLE_END}\noutro\n`;
+    expect(withSettingsTable(page, 'new table')).toBe(`intro\n${SETTINGS_TABLE_START}\nnew table\n${SETTINGS_TABLE_END}\noutro\n`);
+    expect(withSettingsTable(`${SETTINGS_TABLE_START}\nold\n${SETTINGS_TABLE_END}`, 'new')).toBe(`${SETTINGS_TABLE_START}\nnew\n${SETTINGS_TABLE_END}`);
+    expect(() => withSettingsTable('no markers', 't')).toThrow('docs/settings.md has no settings table markers');
+    expect(() => withSettingsTable(`${SETTINGS_TABLE_START}\nx`, 't')).toThrow(/no settings table markers/);
+    expect(() => withSettingsTable(`${SETTINGS_TABLE_END}\n${SETTINGS_TABLE_START}`, 't')).toThrow(/no settings table markers/);
+  });
+});

@@ -122,6 +122,51 @@ describe('settings panel model (from the manifest)', () => {
   it('maps an enum property to a select and refuses a type it cannot show', () => {
     expect(fieldFor('strata.mode', { type: 'string', enum: ['fast', 'careful'], default: 'careful' })).toMatchObject({ kind: 'enum', options: ['fast', 'careful'], default: 'careful' });
     expect(() => fieldFor('strata.list', { type: 'array' })).toThrow(/strata\.list has type array/);
+    expect(() => fieldFor('strata.list', { type: 'array', enum: [['a']] })).toThrow(/strata\.list has type array/);
+  });
+
+  it('reads a property the way the Settings editor does: description fallbacks, open ranges, defaults of the wrong type', () => {
+    expect(fieldFor('strata.a', { type: 'boolean', description: 'plain text', default: 'yes' })).toEqual({ key: 'strata.a', kind: 'boolean', description: 'plain text', default: false });
+    expect(fieldFor('strata.b', { type: 'boolean', default: true })).toEqual({ key: 'strata.b', kind: 'boolean', description: '', default: true });
+    expect(fieldFor('strata.c', { type: 'number', markdownDescription: 'md', description: 'plain' })).toEqual({
+      key: 'strata.c',
+      kind: 'number',
+      description: 'md',
+      default: 0,
+      minimum: Number.MIN_SAFE_INTEGER,
+      maximum: Number.MAX_SAFE_INTEGER,
+    });
+    expect(fieldFor('strata.d', { type: 'integer', default: 3, minimum: 1, maximum: 9 })).toMatchObject({ kind: 'integer', default: 3, minimum: 1, maximum: 9 });
+    expect(fieldFor('strata.e', { type: 'string', enum: ['x', 7, 'y'] })).toEqual({ key: 'strata.e', kind: 'enum', description: '', default: 'x', options: ['x', 'y'] });
+    expect(fieldFor('strata.f', { type: 'string', enum: [] })).toMatchObject({ kind: 'enum', default: '', options: [] });
+    expect(fieldFor('strata.g', { type: 'string', default: 5 })).toStrictEqual({ key: 'strata.g', kind: 'string', description: '', default: '', multiline: false });
+    expect(fieldFor('strata.h', { type: 'string', default: 'v', maxLength: 10, editPresentation: 'multilineText' })).toEqual({
+      key: 'strata.h',
+      kind: 'string',
+      description: '',
+      default: 'v',
+      maxLength: 10,
+      multiline: true,
+    });
+  });
+
+  it('leaves out a null stored value and a number stored as text', () => {
+    const groups = settingsPanelGroups(
+      manifest,
+      (name) => (name === 'strata.maxHeaders' ? { globalValue: null, workspaceValue: '300' } : name === 'strata.condensePrompt' ? { globalValue: 'Be brief.' } : undefined),
+      (name) => (name === 'strata.maxHeaders' ? '300' : undefined),
+    );
+    const fields = new Map(groups.flatMap((g) => g.fields).map((f) => [f.key, f]));
+    const headers = fields.get('strata.maxHeaders')!;
+    for (const scope of ['user', 'workspace', 'effective']) expect(headers).not.toHaveProperty(scope);
+    expect(fields.get('strata.condensePrompt')).toMatchObject({ user: 'Be brief.' });
+    expect(groups.map((g) => g.id)).toEqual(manifest.map((g) => g.id));
+  });
+
+  it('a fractional-number setting keeps any number it holds, in range or not, and no text', () => {
+    const custom = [{ id: 'g', title: 'Strata: G', order: 1, properties: { 'strata.ratio': { type: 'number', default: 0.5, minimum: 0, maximum: 1 } } }];
+    const [group] = settingsPanelGroups(custom, () => ({ globalValue: 1.5, workspaceValue: '0.25' }), () => 1.5);
+    expect(group!.fields[0]).toStrictEqual({ key: 'strata.ratio', kind: 'number', description: '', default: 0.5, minimum: 0, maximum: 1, user: 1.5, effective: 1.5 });
   });
 
   it('checks writes against the manifest: unknown keys and out-of-range values are refused', () => {
@@ -174,6 +219,45 @@ describe('SettingsHandler (host side of the panel)', () => {
     expect(logger.lines.some((l) => l.startsWith('warn settings panel: refused strata.autoCondensePercent = 150'))).toBe(true);
   });
 
+  it('writes at User scope with no folder open, and logs each write and reset with the file it went to', async () => {
+    const access = memorySettings(false);
+    const { sent, handler, logger } = handlerWith(access);
+    await handler.handle({ type: 'settings/update', requestId: 'u1', key: 'strata.maxHeaders', scope: 'user', value: 300 });
+    await handler.handle({ type: 'settings/update', requestId: 'u2', key: 'strata.maxHeaders', scope: 'user', value: null });
+    expect(sent).toEqual([
+      { type: 'settings/updated', requestId: 'u1', key: 'strata.maxHeaders', ok: true },
+      { type: 'settings/updated', requestId: 'u2', key: 'strata.maxHeaders', ok: true },
+    ]);
+    expect(sent[0]).toStrictEqual({ type: 'settings/updated', requestId: 'u1', key: 'strata.maxHeaders', ok: true });
+    expect(logger.lines).toEqual(['info settings panel: strata.maxHeaders = 300 in user settings', 'info settings panel: strata.maxHeaders reset in user settings']);
+    const prompt = 'Keep every file path. '.repeat(5);
+    await handler.handle({ type: 'settings/update', requestId: 'u3', key: 'strata.condensePrompt', scope: 'user', value: prompt });
+    await handler.handle({ type: 'settings/update', requestId: 'u4', key: 'strata.contextPreset', scope: 'user', value: prompt });
+    expect(logger.lines.slice(2)).toEqual([
+      `info settings panel: strata.condensePrompt = ${JSON.stringify(prompt).slice(0, 80)} in user settings`,
+      `warn settings panel: refused strata.contextPreset = ${JSON.stringify(prompt).slice(0, 80)}: Must be one of economy, balanced, full-recall.`,
+    ]);
+  });
+
+  it('logs a refused value and a failed write with the reason', async () => {
+    const access = memorySettings();
+    const { sent, handler, logger } = handlerWith(access);
+    await handler.handle({ type: 'settings/update', requestId: 'a', key: 'strata.maxHeaders', scope: 'user', value: 'many' });
+    access.failWith = new Error('file locked');
+    await handler.handle({ type: 'settings/update', requestId: 'b', key: 'strata.maxHeaders', scope: 'workspace', value: 300 });
+    expect(logger.lines).toEqual(['warn settings panel: refused strata.maxHeaders = "many": Must be a number from 10 to 2,000.', 'error settings panel: writing strata.maxHeaders: file locked']);
+    expect(sent).toEqual([
+      { type: 'settings/updated', requestId: 'a', key: 'strata.maxHeaders', ok: false, message: 'Must be a number from 10 to 2,000.' },
+      {
+        type: 'settings/updated',
+        requestId: 'b',
+        key: 'strata.maxHeaders',
+        ok: false,
+        message: 'VS Code could not write strata.maxHeaders to the workspace settings (file locked). Fix settings.json if it has a syntax error, or use the Settings editor.',
+      },
+    ]);
+  });
+
   it('says what to do when VS Code cannot write the file', async () => {
     const access = memorySettings();
     access.failWith = new Error('Unable to write into user settings. Please open the user settings to correct errors/warnings in it and try again.');
@@ -189,8 +273,8 @@ describe('SettingsHandler (host side of the panel)', () => {
     handler.pushSnapshot();
     const m = sent[0]!;
     if (m.type !== 'settings/snapshot') throw new Error(m.type);
-    expect(m.requestId).toBeUndefined();
-    expect(m.groups.flatMap((g) => g.fields).find((f) => f.key === 'strata.autoCondensePercent')?.workspace).toBe(60);
+    expect(m).not.toHaveProperty('requestId');
+    expect(m.groups.flatMap((g) => g.fields).find((f) => f.key === 'strata.autoCondensePercent')).toMatchObject({ workspace: 60, effective: 60 });
   });
 });
 

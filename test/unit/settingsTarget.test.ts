@@ -22,6 +22,8 @@ describe('where a setting saved from the settings panel lands', () => {
 
   it('names the machine settings for a machine-overridable setting in a remote window, the user settings locally', () => {
     expect(settingsFileWritten('user', 'machine-overridable', 'ssh-remote+box')).toBe('remote machine settings (ssh-remote+box)');
+    for (const scope of ['machine', 'application-machine']) expect(settingsFileWritten('user', scope, 'box')).toBe('remote machine settings (box)');
+    expect(settingsFileWritten('user', 'application', 'box')).toBe('user settings');
     expect(settingsFileWritten('user', 'machine', 'wsl+Ubuntu')).toBe('remote machine settings (wsl+Ubuntu)');
     expect(settingsFileWritten('user', 'machine-overridable', undefined)).toBe('user settings');
     expect(settingsFileWritten('workspace', 'machine-overridable', 'ssh-remote+box')).toBe('workspace settings');

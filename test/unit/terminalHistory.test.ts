@@ -66,3 +66,66 @@ describe('secrets never reach the tail (it goes to the model and into the archiv
     expect(text).not.toMatch(/secretsecret|s3cret/);
   });
 });
+
+describe('cleanTerminalOutput: other escapes and rewritten lines', () => {
+  it('removes charset and cursor escapes of two or three characters, keeping what follows them', () => {
+    expect(cleanTerminalOutput('a\u001b(Bb')).toBe('ab');
+    expect(cleanTerminalOutput('x\u001bM y')).toBe('x y');
+  });
+
+  it('keeps the last text of a line that ends in a carriage return', () => {
+    expect(cleanTerminalOutput('building\rdone\r\nnext')).toBe('done\nnext');
+    expect(cleanTerminalOutput('building\rdone\r')).toBe('done');
+  });
+});
+
+describe('TerminalHistory: limits', () => {
+  it('by default keeps the last three commands', () => {
+    const h = new TerminalHistory(words);
+    for (const n of [1, 2, 3, 4]) h.record({ command: `echo ${n}`, exitCode: 0, output: `${n}` });
+    expect(h.text()).toBe('$ echo 2 (exit 0)\n2\n$ echo 3 (exit 0)\n3\n$ echo 4 (exit 0)\n4');
+  });
+
+  it('shows a command that printed nothing on one line', () => {
+    const h = new TerminalHistory(words);
+    h.record({ command: 'true', exitCode: 0, output: '\r\n' });
+    expect(h.text()).toBe('$ true (exit 0)');
+  });
+
+  it('keeps a tail of exactly the cap whole, drops whole lines (an empty one too) above it, and nothing is left of a line alone above it', () => {
+    const chars = (t: string) => t.length;
+    const h = new TerminalHistory(chars, { commands: 3, linesPerCommand: 10, tokens: 8 });
+    h.record({ command: 'ls', output: 'a\n\nbcdefghi' });
+    // '$ ls', 'a' and the empty line go; the last line is 8 characters, the cap.
+    expect(h.text()).toBe('bcdefghi');
+    const exact = new TerminalHistory(chars, { commands: 3, linesPerCommand: 10, tokens: 7 });
+    exact.record({ command: 'x', output: 'abc' });
+    expect(exact.text()).toBe('$ x\nabc');
+    const alone = new TerminalHistory(chars, { commands: 3, linesPerCommand: 10, tokens: 3 });
+    alone.record({ command: 'a-long-command', output: '' });
+    expect(alone.text()).toBeUndefined();
+  });
+});
+
+describe('what the tail never records, and what it keeps', () => {
+  const recorded = (command: string) => {
+    const h = new TerminalHistory(words);
+    h.record({ command, exitCode: 0, output: 'HOME=/home/dev' });
+    return h.text()!.includes('HOME=/home/dev');
+  };
+
+  it('treats env, printenv, set, export and declare -x alone as listings, however spaced', () => {
+    for (const command of ['env', '  printenv  ', 'set', 'export', 'declare -x', 'declare   -x']) expect(recorded(command), command).toBe(false);
+  });
+
+  it('records what other commands print, even when they start like a listing', () => {
+    for (const command of ['env FOO=1 node app.js', 'setup', 'exports', 'declare -r X=1']) expect(recorded(command), command).toBe(true);
+  });
+
+  it('redacts every key format on its own, and leaves shorter look-alikes', () => {
+    expect(redactSecrets('key sk-ant-abcdefgh12 here')).toBe('key [redacted] here');
+    expect(redactSecrets('found sk-proj1234567890abcdefghij in the log')).toBe('found [redacted] in the log');
+    for (const prefix of ['ghp', 'gho', 'ghu', 'ghs', 'ghr']) expect(redactSecrets(`pushed with ${prefix}_0123456789abcdefghijABCD`)).toBe('pushed with [redacted]');
+    expect(redactSecrets('the sk-x flag, ghp_1 and sk-ant-x')).toBe('the sk-x flag, ghp_1 and sk-ant-x');
+  });
+});

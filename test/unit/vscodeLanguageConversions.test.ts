@@ -33,6 +33,7 @@ describe("VS Code's language answers as the language port's data", () => {
     ]);
     const flat = fromEditorSymbols([{ name: 'x', kind: 12, containerName: 'mod', location: { uri: uri('file:///ws/a.ts'), range: range(0, 6, 0, 7) } }]);
     expect(flat).toEqual([{ name: 'x', kind: 'variable', detail: 'in mod', line: 1, endLine: 1, children: [] }]);
+    expect(fromEditorSymbols(undefined)).toEqual([]);
   });
 
   it("joins every provider's hover as Markdown, code fenced with its language, empty parts dropped", () => {
@@ -46,7 +47,7 @@ describe("VS Code's language answers as the language port's data", () => {
   it('turns 0-based severities into words and reads a code that carries a link', () => {
     const d = fromEditorDiagnostic({ path: 'src/a.ts' }, { range: range(6, 4, 6, 9), severity: 0, message: "Type 'number' is not assignable to type 'string'.", source: 'ts', code: { value: 2322 } });
     expect(d).toEqual({ path: 'src/a.ts', line: 7, column: 5, severity: 'error', message: "Type 'number' is not assignable to type 'string'.", source: 'ts', code: '2322' });
-    expect(fromEditorDiagnostic({ path: 'b.md' }, { range: range(0, 0, 0, 1), severity: 3, message: 'hint' })).toEqual({ path: 'b.md', line: 1, column: 1, severity: 'hint', message: 'hint' });
+    expect(fromEditorDiagnostic({ path: 'b.md' }, { range: range(0, 0, 0, 1), severity: 3, message: 'hint' })).toStrictEqual({ path: 'b.md', line: 1, column: 1, severity: 'hint', message: 'hint' });
     expect(fromEditorDiagnostic({ path: 'c.ts' }, { range: range(0, 0, 0, 1), severity: 1, message: 'w', code: 'no-unused' }).severity).toBe('warning');
   });
 

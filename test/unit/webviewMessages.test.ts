@@ -78,6 +78,38 @@ describe('WebviewChannel: queue until webview/ready, validate what comes in', ()
     expect(posted).toHaveLength(1);
   });
 
+  it('keeps the latest 500 messages while the webview loads, dropping the oldest', () => {
+    const posted: HostToWebview[] = [];
+    const channel = new WebviewChannel(async (m) => (posted.push(m), true), () => undefined, memoryLogger());
+    for (let i = 0; i <= 500; i++) channel.send({ type: 'chat/idle', requestId: `r${i}` });
+    channel.receive({ type: 'webview/ready' });
+    expect(posted).toHaveLength(500);
+    expect(posted[0]).toEqual({ type: 'chat/idle', requestId: 'r1' });
+    expect(posted.at(-1)).toEqual({ type: 'chat/idle', requestId: 'r500' });
+  });
+
+  it('a message other than webview/ready leaves the queue waiting, and is handled', () => {
+    const posted: HostToWebview[] = [];
+    const handled: WebviewToHost[] = [];
+    const channel = new WebviewChannel(async (m) => (posted.push(m), true), (m) => handled.push(m), memoryLogger());
+    channel.send({ type: 'chat/idle', requestId: 'r1' });
+    channel.receive({ type: 'chat/stop', requestId: 'r1' });
+    expect(posted).toEqual([]);
+    expect(handled).toEqual([{ type: 'chat/stop', requestId: 'r1' }]);
+  });
+
+  it('logs a message the closed view did not take and a post that failed; a delivered one logs nothing', async () => {
+    const logger = memoryLogger();
+    const answers: Array<() => Promise<boolean>> = [async () => true, async () => false, async () => Promise.reject(new Error('disposed'))];
+    const channel = new WebviewChannel(() => answers.shift()!(), () => undefined, logger);
+    channel.receive({ type: 'webview/ready' });
+    channel.send({ type: 'chat/idle', requestId: 'r1' });
+    channel.send({ type: 'apiKey/status', source: 'none' });
+    channel.send({ type: 'settings/show' });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(logger.lines).toEqual(['warn webview: apiKey/status was not delivered (the view is closed)', 'warn webview: posting settings/show failed: Error: disposed']);
+  });
+
   it('drops an invalid inbound message with a logged reason and does not handle it', () => {
     const logger = memoryLogger();
     const handled: WebviewToHost[] = [];
@@ -104,6 +136,7 @@ describe('webviewHtml', () => {
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain(`script-src 'nonce-${nonce}'`);
     expect(csp).not.toContain('unsafe');
+    expect(csp).toBe(`default-src 'none'; script-src 'nonce-${nonce}'; style-src https://x; font-src https://x; img-src https://x data:`);
     expect(html).toContain(`<script nonce="${nonce}" src="https://x/main.js"></script>`);
     expect(html.match(/<script/g)).toHaveLength(1);
   });

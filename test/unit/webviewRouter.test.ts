@@ -36,6 +36,25 @@ describe('webviewRouter', () => {
     expect(sent).toEqual([{ type: 'mentions/results', requestId: 'm1', items: [item] }]);
   });
 
+  it('sends settings updates to the settings handler and logs a diff that cannot be shown', async () => {
+    const { route, log } = setup(async () => []);
+    route({ type: 'settings/update', requestId: 'u1', key: 'strata.maxHeaders', scope: 'user', value: 300 });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(log).toEqual(['settings settings/update']);
+    const failing = webviewRouter({
+      chat: { handle: () => {}, pendingApproval: () => ({ tool: 'edit_file', input: {} }) },
+      settings: { handle: async () => Promise.reject(new Error('no config')) },
+      searchMentions: async () => [],
+      showDiff: async () => Promise.reject(new Error('no editor')),
+      send: () => {},
+      logger: { info: () => {}, warn: () => {}, error: (m) => log.push(`error ${m}`) },
+    });
+    failing({ type: 'approval/showDiff', requestId: 'a1' });
+    failing({ type: 'settings/get', requestId: 's1' });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(log.slice(1)).toEqual(['error approval/showDiff: no editor', 'error settings/get: no config']);
+  });
+
   it('answers a failed file search with an empty list and a logged reason', async () => {
     const { route, log, sent } = setup(async () => {
       throw new Error('search failed');
