@@ -52,7 +52,7 @@ const TASK_GROUPS = {
 const EXTENSION_GROUPS = {
   'extension-chat': ['chatController', 'taskEventMessages', 'stopQuestion', 'webviewRouter', 'webviewChannel', 'webviewHtml', 'raceAbort', 'debouncer', 'disposableStore'],
   'extension-settings': ['clampSettings', 'settingsHandler', 'settingsManifest', 'settingsPanelModel', 'settingsSpec', 'settingsTable', 'settingsTarget'],
-  'extension-rest': ['archiveStatus', 'archiveTreeModel', 'commandIds', 'contextFigures', 'diagnosticsText', 'exchangeMarkdown', 'importSummary', 'openArchivedSession', 'proposedContent', 'recordingModelClient', 'sessionExport', 'sessionHistory', 'sessionMemory', 'terminalHistory', 'vscodeLanguageConversions'],
+  'extension-rest': ['archiveStatus', 'archiveTreeModel', 'chatStatePath', 'commandIds', 'contextFigures', 'diagnosticsText', 'exchangeMarkdown', 'importSummary', 'openArchivedSession', 'proposedContent', 'recordingModelClient', 'sessionExport', 'sessionHistory', 'sessionMemory', 'terminalHistory', 'vscodeLanguageConversions', 'zodJitless'],
 };
 
 /** Group name -> Stryker `mutate` globs. */

@@ -251,7 +251,7 @@ export class ChatController {
         return;
       }
       for (const event of events) this.host.send(this.priced({ type: 'chat/engineEvent', requestId, event }, opened));
-      await this.showUsageNow(engine);
+      await this.showUsageNow(opened.session);
     })();
     this.running = { kind: 'condense', requestId, abort, done };
     this.host.send({ type: 'condense/running', running: true });
@@ -277,12 +277,12 @@ export class ChatController {
   }
 
   /** The meter and the status bar show the next prompt's size as it is now (after a condense). */
-  private async showUsageNow(engine: OpenedSession['session']['engine']): Promise<void> {
+  private async showUsageNow(session: OpenedSession['session']): Promise<void> {
     try {
-      const usage = await engine.usageNow();
+      const usage = await session.engine.usageNow();
       this.host.send({ type: 'usage/updated', usage });
       this.host.showUsage(usage);
-      if (this.opened) this.host.memory?.rememberUsage(this.opened.session.sessionId, usage);
+      this.host.memory?.rememberUsage(session.sessionId, usage);
     } catch (error) {
       this.host.logger.warn(`the meter could not be updated after condensing: ${error instanceof Error ? error.message : String(error)}`);
     }

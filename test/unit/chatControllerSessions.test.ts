@@ -103,6 +103,7 @@ describe('ChatController: the restore after a reload', () => {
     expect(chat.controller.currentSessionId).toBe('s-7');
     expect(chat.of('session/started')).toEqual([{ type: 'session/started', sessionId: 's-7', history: history.entries, omitted: 2, title: 'Earlier', cost: 0 }]);
     expect(chat.memory).toEqual(['remember s-7']);
+    expect(chat.usages).toEqual([]); // no prompt remembered for it: the status bar is left alone
     expect(chat.log).toEqual(['info session s-7 restored after a reload (1 history entries)']);
     // Restored once: a second call finds history and does nothing.
     expect(chat.controller.restoreLast(() => view)).toBe('none');
