@@ -145,6 +145,11 @@ describe('linear time', () => {
     ['many PEM openings without an end', '-----BEGIN PRIVATE KEY-----x'.repeat(20_000)],
     ['prefixes that almost match', 'sk-ant-abc ghp_abc AKIA12 '.repeat(40_000)],
     ['a long PascalCase word after a name', `\ntoken: ${'Ab'.repeat(200_000)}a`],
+    // a skipped value is not scanned again for names: each name below would scan to the end
+    ['a placeholder value made of names', `PASSWORD=$${'a_token=$'.repeat(110_000)}`],
+    ['a bracketed value made of names', `PASSWORD=x[${'a_token=x['.repeat(100_000)}`],
+    ['quoted placeholders, each holding the next name', 'a_token="$ '.repeat(100_000)],
+    ['one quoted placeholder holding every name', `password="$ ${'a_token=$x '.repeat(90_000)}"`],
   ])('%s: a 1 MB input takes well under a second', (_what, text) => {
     const started = performance.now();
     redact(text);
