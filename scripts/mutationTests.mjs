@@ -57,8 +57,8 @@ export const ONLY_TESTS = {
   'task-stops': ['stopNotices.test.ts', 'protocolStreamFilter.test.ts'],
   // the tools over a real temp workspace (test/support/toolWorkspace.ts), not through a session
   'task-tools': ['tools.test.ts', 'toolsSearch.test.ts', 'toolsHang.test.ts', 'toolsConfinement.test.ts', 'toolsProtectedWrites.test.ts', 'toolsTracker.test.ts', 'toolsCommands.test.ts', 'terminalText.test.ts', 'runToolCall.test.ts', 'confinePath.test.ts', 'proposedContent.test.ts'],
-  // the language tools over a fake and a real language server
-  'task-lsp': ['lspTools.test.ts'],
+  // the language tools over a fake and a real language server, list_definitions over a temp workspace
+  'task-lsp': ['lspTools.test.ts', 'tools.test.ts', 'toolsConfinement.test.ts'],
   // the loop is tested only through whole sessions over the local Messages API server; the editor
   // controller's files (chatController, archiveStatus ...) reach it the same way and are left out
   'task-loop': ['taskLoop.test.ts', 'taskLoopLimits.test.ts', 'taskProtocol.test.ts', 'taskRedaction.test.ts', 'taskResend.test.ts', 'taskStopReasons.test.ts', 'taskTerminal.test.ts', 'modelWaits.test.ts', 'condenseSaving.test.ts', 'sessionRestore.test.ts'],
