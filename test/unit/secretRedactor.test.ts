@@ -137,6 +137,8 @@ describe('secret-named assignments: the value goes, the name stays', () => {
   });
 });
 
+// A scan that goes back over the text for each candidate takes minutes at 1 MB; a linear one
+// takes about 0.1 s here, and 2-3 s under Stryker's instrumented code on a loaded machine.
 describe('linear time', () => {
   it.each([
     ['a long run of names', 'a_token=b_token='.repeat(60_000)],
@@ -150,9 +152,9 @@ describe('linear time', () => {
     ['a bracketed value made of names', `PASSWORD=x[${'a_token=x['.repeat(100_000)}`],
     ['quoted placeholders, each holding the next name', 'a_token="$ '.repeat(100_000)],
     ['one quoted placeholder holding every name', `password="$ ${'a_token=$x '.repeat(90_000)}"`],
-  ])('%s: a 1 MB input takes well under a second', (_what, text) => {
+  ])('%s: a 1 MB input takes seconds at most, not minutes', (_what, text) => {
     const started = performance.now();
     redact(text);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(8_000);
   });
 });
