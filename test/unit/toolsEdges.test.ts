@@ -41,6 +41,13 @@ describe('edit_file edges', () => {
     expect(r.text).toBe("'edge.txt' is a binary file; edit_file works on text only.");
   });
 
+  it('a file inside .git/ is never edited', async () => {
+    fx = makeToolFixture();
+    fx.write('.git/config', '[core]\n');
+    expect(await call('edit_file', { path: '.git/config', edits: [{ search: '[core]', replace: '[x]' }] })).toEqual({ isError: true, text: "Refused: '.git/config' is inside .git/, which the tools never write; use git commands instead." });
+    expect(readFileSync(join(fx.root, '.git/config'), 'utf8')).toBe('[core]\n');
+  });
+
   it('one block applied is said in the singular', async () => {
     fx = makeToolFixture();
     fx.write('one.ts', 'let a = 1;\n');
@@ -52,7 +59,8 @@ describe('write_file edges', () => {
   it('an empty file has 0 lines; replacing says so and gives the new size', async () => {
     fx = makeToolFixture();
     expect(await call('write_file', { path: 'e.txt', content: '' })).toEqual({ isError: false, text: 'Created e.txt (0 lines, 0 bytes).' });
-    expect(await call('write_file', { path: 'e.txt', content: 'x'.repeat(2048) })).toEqual({ isError: false, text: 'Replaced e.txt (1 lines, 2.0 KB).' });
+    // The size is the file's bytes (two per é), not the text's characters.
+    expect(await call('write_file', { path: 'e.txt', content: 'é'.repeat(1024) })).toEqual({ isError: false, text: 'Replaced e.txt (1 lines, 2.0 KB).' });
   });
 });
 
