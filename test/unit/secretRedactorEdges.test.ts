@@ -137,6 +137,8 @@ describe('near a secret but not one: left alone (fourth batch)', () => {
     ['key characters one short of key-like (15)', 'secret = abcdefgh1234567'],
     ['TOKEN as a word in prose', 'Set the TOKEN before you run it, then the secret is kept.'],
     ['an empty quoted value then prose', 'password = "" is refused by the server'],
+    ['a short value then one more character on its line', 'password: abc x\n'],
+    ['a short value then code punctuation', 'token: value;\n'],
   ])('%s', (_what, text) => {
     expect(redact(text)).toBe(text);
   });
