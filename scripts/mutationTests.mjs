@@ -56,7 +56,7 @@ export const ONLY_TESTS = {
   'task-approval': ['runToolCall.test.ts', 'approvalBroker.test.ts', 'chatHostPieces.test.ts', 'toolsProtectedWrites.test.ts'],
   'task-stops': ['stopNotices.test.ts', 'protocolStreamFilter.test.ts'],
   // the tools over a real temp workspace (test/support/toolWorkspace.ts), not through a session
-  'task-tools': ['tools.test.ts', 'toolsEdges.test.ts', 'toolDefinitions.test.ts', 'applyEditBlocksEdges.test.ts', 'toolsSearch.test.ts', 'toolsHang.test.ts', 'toolsConfinement.test.ts', 'toolsProtectedWrites.test.ts', 'toolsTracker.test.ts', 'toolsCommands.test.ts', 'terminalText.test.ts', 'runToolCall.test.ts', 'confinePath.test.ts', 'proposedContent.test.ts'],
+  'task-tools': ['tools.test.ts', 'toolsEdges.test.ts', 'toolDefinitions.test.ts', 'applyEditBlocksEdges.test.ts', 'globMatcherEdges.test.ts', 'toolsSearch.test.ts', 'toolsHang.test.ts', 'toolsConfinement.test.ts', 'toolsProtectedWrites.test.ts', 'toolsTracker.test.ts', 'toolsCommands.test.ts', 'terminalText.test.ts', 'runToolCall.test.ts', 'confinePath.test.ts', 'proposedContent.test.ts'],
   // the language tools over a fake and a real language server, list_definitions over a temp workspace
   'task-lsp': ['lspTools.test.ts', 'toolDefinitions.test.ts', 'tools.test.ts', 'toolsConfinement.test.ts'],
   // the loop is tested only through whole sessions over the local Messages API server; the editor
