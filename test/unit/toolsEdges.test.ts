@@ -153,6 +153,15 @@ describe('list_files: what the walk leaves out, and in what order it is cut', ()
     expect((await call('list_files', { recursive: true })).text).toBe('.gitignore\nlocked/\nout\nsub/\nsub/x.txt');
   });
 
+  it('with the whole workspace mentioned, ignored entries are listed but .git still is not, unless the listing starts in it', async () => {
+    fx = makeToolFixture({ mentioned: [''] });
+    fx.write('.git/HEAD', 'ref');
+    fx.write('.gitignore', '*.log\n');
+    fx.write('run.log', '');
+    expect((await call('list_files', { recursive: true })).text).toBe('.gitignore\nrun.log');
+    expect((await call('list_files', { path: '.git' })).text).toBe('.git/HEAD');
+  });
+
   it('the cap keeps the top levels: a file at the root survives a deep folder of 500 entries', async () => {
     fx = makeToolFixture();
     fx.write('z.txt', '');
@@ -205,6 +214,8 @@ describe('read_file over a file above 1 MB (read by line range, chunk by chunk)'
     expect((await call('read_file', { path: 'exact.txt', start_line: 2, end_line: 3 })).text.split('\n')[0]).toBe('exact.txt (lines 2-3 of 16384)');
     fx.write('over.txt', `${lines(MiB / 64).join('\n')}\nx`);
     expect((await call('read_file', { path: 'over.txt' })).text).toMatch(/^'over\.txt' is 1\.0 MB, over the 1\.0 MB limit for reading a whole file\./);
+    // Either end of a range is a range: only an end reads the start of the file.
+    expect((await call('read_file', { path: 'over.txt', end_line: 1 })).text).toBe(`over.txt (lines 1-1 of a large file)\n1 | ${lines(1)[0]}`);
   });
 
   it('a range deep in it: the lines asked for, a line across a chunk edge whole, a split UTF-8 character kept, a lone CR kept', async () => {
@@ -214,16 +225,20 @@ describe('read_file over a file above 1 MB (read by line range, chunk by chunk)'
     const body = lines(MiB / 64 + 100);
     body[1023] = `${'x'.repeat(63)}é`;
     body[1025] = `ab\rcd${'.'.repeat(58)}`;
+    body[1026] = `crlf${'.'.repeat(59)}\r`;
     fx.write('big.txt', `${body.join('\n')}\n`);
-    const r = await call('read_file', { path: 'big.txt', start_line: 1023, end_line: 1026 });
-    expect(r).toEqual({ isError: false, text: `big.txt (lines 1023-1026 of a large file)\n1023 | ${body[1022]}\n1024 | ${'x'.repeat(63)}é\n1025 | ${body[1024]}\n1026 | ab\rcd${'.'.repeat(58)}` });
+    const r = await call('read_file', { path: 'big.txt', start_line: 1023, end_line: 1027 });
+    expect(r).toEqual({ isError: false, text: `big.txt (lines 1023-1027 of a large file)\n1023 | ${body[1022]}\n1024 | ${'x'.repeat(63)}é\n1025 | ${body[1024]}\n1026 | ab\rcd${'.'.repeat(58)}\n1027 | crlf${'.'.repeat(59)}` });
   });
 
   it('the end of the file: its last line without a newline, and a start past the end', async () => {
     fx = makeToolFixture();
     const body = lines(MiB / 64 + 10);
+    body[body.length - 1] = 'last\rline';
     fx.write('tail.txt', `${body.join('\n')}\r`);
     const total = body.length;
+    expect((await call('read_file', { path: 'tail.txt', start_line: total })).text).toBe(`tail.txt (lines ${total}-${total} of ${total})\n${total} | last\rline`);
+    expect((await call('read_file', { path: 'tail.txt', start_line: total - 1, end_line: total })).text).toBe(`tail.txt (lines ${total - 1}-${total} of ${total})\n${total - 1} | ${body[total - 2]}\n${total} | last\rline`);
     expect((await call('read_file', { path: 'tail.txt', start_line: total - 1 })).text).toBe(`tail.txt (lines ${total - 1}-${total} of ${total})\n${total - 1} | ${body[total - 2]}\n${total} | ${body[total - 1]}`);
     expect(await call('read_file', { path: 'tail.txt', start_line: total + 5 })).toEqual({ isError: true, text: `'tail.txt' has ${total} lines; start_line ${total + 5} is past its end.` });
   });
