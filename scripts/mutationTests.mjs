@@ -61,9 +61,9 @@ export const ONLY_TESTS = {
   'task-lsp': ['lspTools.test.ts', 'toolDefinitions.test.ts', 'tools.test.ts', 'toolsConfinement.test.ts'],
   // the loop is tested only through whole sessions over the local Messages API server; the editor
   // controller's files (chatController, archiveStatus ...) reach it the same way and are left out
-  // the small files' own unit tests; recallTool, modelSummarizer, turnReport and
-  // workspaceMentionSources are reached only through whole sessions, so this score is a lower bound
-  'task-rest': ['environment.test.ts', 'environmentEdges.test.ts', 'fileContextTrackerEdges.test.ts', 'mentions.test.ts', 'mentionItems.test.ts', 'modelProfiles.test.ts', 'pricing.test.ts', 'stopNotices.test.ts', 'toolsTracker.test.ts', 'anthropicModelClient.test.ts', 'anthropicModelClientEdges.test.ts', 'streamedAnswer.test.ts'],
+  // the small files' own unit tests (taskPorts.test.ts covers recallTool, modelSummarizer,
+  // turnReport and workspaceMentionSources, which whole sessions reach too)
+  'task-rest': ['environment.test.ts', 'environmentEdges.test.ts', 'fileContextTrackerEdges.test.ts', 'taskPorts.test.ts', 'mentions.test.ts', 'mentionItems.test.ts', 'modelProfiles.test.ts', 'pricing.test.ts', 'stopNotices.test.ts', 'toolsTracker.test.ts', 'anthropicModelClient.test.ts', 'anthropicModelClientEdges.test.ts', 'streamedAnswer.test.ts'],
   'task-loop': ['taskLoop.test.ts', 'taskLoopLimits.test.ts', 'taskProtocol.test.ts', 'taskRedaction.test.ts', 'taskResend.test.ts', 'taskStopReasons.test.ts', 'taskTerminal.test.ts', 'modelWaits.test.ts', 'condenseSaving.test.ts', 'sessionRestore.test.ts'],
 };
 
