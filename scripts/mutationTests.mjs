@@ -63,7 +63,7 @@ export const ONLY_TESTS = {
   // controller's files (chatController, archiveStatus ...) reach it the same way and are left out
   // the small files' own unit tests (taskPorts.test.ts covers recallTool, modelSummarizer,
   // turnReport and workspaceMentionSources, which whole sessions reach too)
-  'task-rest': ['environment.test.ts', 'environmentEdges.test.ts', 'fileContextTrackerEdges.test.ts', 'taskPorts.test.ts', 'pricingTable.test.ts', 'mentions.test.ts', 'mentionItems.test.ts', 'modelProfiles.test.ts', 'pricing.test.ts', 'stopNotices.test.ts', 'toolsTracker.test.ts', 'anthropicModelClient.test.ts', 'anthropicModelClientEdges.test.ts', 'streamedAnswer.test.ts'],
+  'task-rest': ['environment.test.ts', 'environmentEdges.test.ts', 'fileContextTrackerEdges.test.ts', 'taskPorts.test.ts', 'pricingTable.test.ts', 'toolDefinitions.test.ts', 'mentions.test.ts', 'mentionItems.test.ts', 'modelProfiles.test.ts', 'pricing.test.ts', 'stopNotices.test.ts', 'toolsTracker.test.ts', 'anthropicModelClient.test.ts', 'anthropicModelClientEdges.test.ts', 'streamedAnswer.test.ts'],
   'task-loop': ['taskLoop.test.ts', 'taskLoopLimits.test.ts', 'taskProtocol.test.ts', 'taskRedaction.test.ts', 'taskResend.test.ts', 'taskStopReasons.test.ts', 'taskTerminal.test.ts', 'modelWaits.test.ts', 'condenseSaving.test.ts', 'sessionRestore.test.ts'],
 };
 

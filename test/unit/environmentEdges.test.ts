@@ -30,6 +30,12 @@ describe('the system branch, word for word', () => {
   });
 });
 
+describe('user instructions', () => {
+  it('follow the guardrails after a blank line, under their own heading', () => {
+    expect(systemPrompt(stable, ' Use tabs. ')).toBe(`${systemPrompt(stable)}\n\n## User instructions\nUse tabs.`);
+  });
+});
+
 describe('the per-turn environment block at its edges', () => {
   it('is one text block', () => {
     expect(turnEnvironmentBlock({ time: 't' })).toEqual({ type: 'text', text: '<environment>\nTime: t\n</environment>' });

@@ -81,6 +81,7 @@ describe('FileContextTracker.staleFiles edges', () => {
     const path = write('part.ts', 'text');
     setMtime(path, 1_000_000);
     await read('part.ts', false);
+    expect(await tracker.staleFiles()).toEqual([]);
     setMtime(path, 2_000_000);
     expect(await tracker.staleFiles()).toEqual([{ path: 'part.ts', reason: 'changed' }]);
   });

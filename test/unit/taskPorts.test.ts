@@ -36,8 +36,11 @@ describe('recall tool', () => {
     expect(await run({ query: 'broken' })).toEqual({ summary: 'search the archive for "broken"', result: { isError: true, text: 'The archive could not be searched: locked.' } });
   });
 
-  it('refuses both, neither, a malformed id and a one-letter query', async () => {
+  it('refuses both, neither, a malformed id and a one-letter query; takes every format', async () => {
     expect(await run({ ids: ['e1'], query: 'xy' })).toEqual({ invalid: ['give either ids or query, not both and not neither'] });
+    expect(await run({ ids: ['xe12'] })).toEqual({ invalid: ['ids look like "e12"'] });
+    expect(await run({ ids: ['e12x'] })).toEqual({ invalid: ['ids look like "e12"'] });
+    for (const format of ['header', 'summary', 'full', 'mixed']) expect((await run({ ids: ['e1'], format })).summary).toBe(`recall e1 (${format})`);
     expect(await run({})).toEqual({ invalid: ['give either ids or query, not both and not neither'] });
     expect(await run({ ids: ['12'] })).toEqual({ invalid: ['ids look like "e12"'] });
     expect((await run({ query: 'x' })).invalid).toHaveLength(1);
@@ -117,6 +120,7 @@ describe('mentions: paths and the sources over the workspace tools', () => {
       '<mention ref="@/d/">\nlisting of d/\n</mention>',
       '<mention ref="@https://x.org">\npage https://x.org\n</mention>',
     ]);
+    expect(await resolveMentions('@/a.ts', { readFile: async () => 'A' })).toEqual([{ type: 'text', text: '<mention ref="@/a.ts">\nA\n</mention>' }]);
     const exact = 'x'.repeat(MENTION_MAX_CHARS);
     expect(await texts('@/e.txt', { readFile: async () => exact })).toEqual([`<mention ref="@/e.txt">\n${exact}\n</mention>`]);
     expect(await texts('@/f.txt', { readFile: async () => `${exact}YZ` })).toEqual([`<mention ref="@/f.txt">\n${exact}\n… (cut at ${MENTION_MAX_CHARS} characters of ${MENTION_MAX_CHARS + 2})\n</mention>`]);

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LanguageService } from '../../src/task/languagePort';
+import { recallTool } from '../../src/task/recallTool';
 import { LSP_TOOLS } from '../../src/task/tools/lspTools';
 import { findTool, toolDefinitionsForApi, workspaceTools, WORKSPACE_TOOLS } from '../../src/task/tools/toolRegistry';
 
@@ -15,8 +16,9 @@ describe('the tool definitions the model sees', () => {
    * prefix: a change is a change to what the model is told. To accept an intended one, run with
    * STRATA_UPDATE_GOLDEN=1 and review the diff of test/fixtures/golden/tool-definitions.json.
    */
-  it('are byte for byte the golden file, the LSP tools after the workspace tools', () => {
-    const actual = `${JSON.stringify(toolDefinitionsForApi(workspaceTools(someLanguageService)), null, 1)}\n`;
+  it('are byte for byte the golden file: the workspace tools, the LSP tools, then recall', () => {
+    const recall = recallTool({ retrieve: () => '', searchArchive: () => '' });
+    const actual = `${JSON.stringify(toolDefinitionsForApi([...workspaceTools(someLanguageService), recall]), null, 1)}\n`;
     if (process.env.STRATA_UPDATE_GOLDEN === '1') writeFileSync(GOLDEN, actual);
     expect(existsSync(GOLDEN), `missing golden ${GOLDEN}`).toBe(true);
     expect(actual).toBe(readFileSync(GOLDEN, 'utf8'));
