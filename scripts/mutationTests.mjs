@@ -46,7 +46,9 @@ export const ABOVE_THE_ENGINE = [
  * surviving mutants (and each static one, a module-level pattern, which runs every test it can
  * reach) would otherwise pay for every whole-session test file (taskLoop, taskStopReasons,
  * taskRedaction ...: a minute or more a mutant on this loaded machine). The unit tests are
- * written to kill on their own; a score measured so is a lower bound of the whole suite's.
+ * written to kill on their own; a score measured so is a lower bound of the whole suite's. The
+ * other src/task groups are narrowed the same way to the test files that exercise their files
+ * directly (the tools over a temp workspace, the loop through its session tests).
  */
 export const ONLY_TESTS = {
   'task-redaction': ['secretRedactor.test.ts', 'secretRedactorEdges.test.ts', 'redaction.test.ts', 'importRedaction.test.ts'],
@@ -68,6 +70,16 @@ export const ONLY_TESTS = {
     'debouncer.test.ts',
     'disposableStore.test.ts',
   ],
+  // the tools over a real temp workspace (test/support/toolWorkspace.ts), not through a session
+  'task-tools': ['tools.test.ts', 'toolsEdges.test.ts', 'toolDefinitions.test.ts', 'applyEditBlocksEdges.test.ts', 'globMatcherEdges.test.ts', 'toolsSearch.test.ts', 'toolsHang.test.ts', 'toolsConfinement.test.ts', 'toolsProtectedWrites.test.ts', 'toolsTracker.test.ts', 'toolsCommands.test.ts', 'terminalText.test.ts', 'runToolCall.test.ts', 'confinePath.test.ts', 'proposedContent.test.ts'],
+  // the language tools over a fake and a real language server, list_definitions over a temp workspace
+  'task-lsp': ['lspTools.test.ts', 'toolDefinitions.test.ts', 'tools.test.ts', 'toolsConfinement.test.ts'],
+  // the small files' own unit tests (taskPorts.test.ts covers recallTool, modelSummarizer,
+  // turnReport and workspaceMentionSources, which whole sessions reach too)
+  'task-rest': ['environment.test.ts', 'environmentEdges.test.ts', 'fileContextTrackerEdges.test.ts', 'taskPorts.test.ts', 'pricingTable.test.ts', 'toolDefinitions.test.ts', 'mentions.test.ts', 'mentionItems.test.ts', 'modelProfiles.test.ts', 'pricing.test.ts', 'stopNotices.test.ts', 'toolsTracker.test.ts', 'anthropicModelClient.test.ts', 'anthropicModelClientEdges.test.ts', 'streamedAnswer.test.ts'],
+  // the loop is tested only through whole sessions over the local Messages API server; the editor
+  // controller's files (chatController, archiveStatus ...) reach it the same way and are left out
+  'task-loop': ['taskLoop.test.ts', 'taskLoopLimits.test.ts', 'taskProtocol.test.ts', 'taskRedaction.test.ts', 'taskResend.test.ts', 'taskStopReasons.test.ts', 'taskTerminal.test.ts', 'modelWaits.test.ts', 'condenseSaving.test.ts', 'sessionRestore.test.ts'],
 };
 
 /** The only test files (in test/unit) a run of `group` loads, or undefined for all but those left out. */

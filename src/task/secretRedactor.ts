@@ -204,7 +204,9 @@ function valueAfter(text: string, start: number, end: number, scan: ScanState): 
       return none;
     }
     const inner = text.slice(i + 1, close.at);
-    if (inner === '' || isPlaceholder(inner)) return { resume: close.at + 1 };
+    // The scan goes on inside an empty or placeholder value: `"$(VAULT_TOKEN=… vault read)"`
+    // holds an assignment of its own (the unquoted `$(…)` is scanned the same way).
+    if (inner === '' || isPlaceholder(inner)) return none;
     return { value: { start: i + 1, end: close.at }, resume: close.at + 1 };
   }
   let valueEnd = i;

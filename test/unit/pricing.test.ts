@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ModelUsage } from '../../src/task/modelClient';
 import { condenseUsd, DEFAULT_MODEL, priceFor, SessionCost, turnCost } from '../../src/task/pricing';
@@ -62,7 +63,8 @@ describe('pricing', () => {
   });
 
   it('defaults to a current Sonnet from the SDK model list that the SDK does not call deprecated', () => {
-    const sdk = join(__dirname, '..', '..', 'node_modules', '@anthropic-ai', 'sdk');
+    // Resolved as Node resolves it, so the test also runs from a copy of the project (Stryker's sandbox).
+    const sdk = dirname(createRequire(__filename).resolve('@anthropic-ai/sdk'));
     const modelType = readFileSync(join(sdk, 'resources', 'messages', 'messages.d.ts'), 'utf8').match(/export type Model = ([^;]+);/)?.[1] ?? '';
     expect(modelType).toContain(`'${DEFAULT_MODEL}'`);
     expect(DEFAULT_MODEL).toMatch(/sonnet/);

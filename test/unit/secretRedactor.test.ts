@@ -137,6 +137,8 @@ describe('secret-named assignments: the value goes, the name stays', () => {
   });
 });
 
+// A scan that goes back over the text for each candidate takes minutes at 1 MB; a linear one
+// takes about 0.1 s here, and 2-3 s under Stryker's instrumented code on a loaded machine.
 describe('linear time', () => {
   it.each([
     ['a long run of names', 'a_token=b_token='.repeat(60_000)],
@@ -145,9 +147,14 @@ describe('linear time', () => {
     ['many PEM openings without an end', '-----BEGIN PRIVATE KEY-----x'.repeat(20_000)],
     ['prefixes that almost match', 'sk-ant-abc ghp_abc AKIA12 '.repeat(40_000)],
     ['a long PascalCase word after a name', `\ntoken: ${'Ab'.repeat(200_000)}a`],
-  ])('%s: a 1 MB input takes well under a second', (_what, text) => {
+    // a skipped value is not scanned again for names: each name below would scan to the end
+    ['a placeholder value made of names', `PASSWORD=$${'a_token=$'.repeat(110_000)}`],
+    ['a bracketed value made of names', `PASSWORD=x[${'a_token=x['.repeat(100_000)}`],
+    ['quoted placeholders, each holding the next name', 'a_token="$ '.repeat(100_000)],
+    ['one quoted placeholder holding every name', `password="$ ${'a_token=$x '.repeat(90_000)}"`],
+  ])('%s: a 1 MB input takes seconds at most, not minutes', (_what, text) => {
     const started = performance.now();
     redact(text);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(8_000);
   });
 });

@@ -122,3 +122,31 @@ describe('key-like values and line starts (third batch)', () => {
     expect(redact(text)).toBe(text);
   });
 });
+
+// Each text below is one the redactor must leave unchanged: it stands near a secret-named
+// assignment but holds no secret value. A mutant that moves one of these boundaries redacts more.
+describe('near a secret but not one: left alone (fourth batch)', () => {
+  it.each([
+    ['a blank before = (not an environment line)', 'TOKEN =abc123'],
+    ['a blank after = (not an environment line)', 'TOKEN= abc123'],
+    ['a quoted name then = and a short value', '"token"=abc123'],
+    ['a short value after : in the middle of a line', 'see token:abc123 here'],
+    ['a short value after := in the middle of a line', 'x token:=abc123 y'],
+    ['a short value after = with blanks, alone on its line', 'token = abc123\n'],
+    ['a long number (no letter, so not key-like)', 'session_token = 1234567890123456'],
+    ['key characters one short of key-like (15)', 'secret = abcdefgh1234567'],
+    ['TOKEN as a word in prose', 'Set the TOKEN before you run it, then the secret is kept.'],
+    ['an empty quoted value then prose', 'password = "" is refused by the server'],
+    ['a short value then one more character on its line', 'password: abc x\n'],
+    ['a short value then code punctuation', 'token: value;\n'],
+  ])('%s', (_what, text) => {
+    expect(redact(text)).toBe(text);
+  });
+});
+
+describe('an assignment inside a quoted placeholder value', () => {
+  it('is redacted as it is without the quotes', () => {
+    expect(redact('PASSWORD=$(VAULT_TOKEN=abc123 vault read x)')).toBe('PASSWORD=$(VAULT_TOKEN=[redacted: token] vault read x)');
+    expect(redact('PASSWORD="$(VAULT_TOKEN=abc123 vault read x)"')).toBe('PASSWORD="$(VAULT_TOKEN=[redacted: token] vault read x)"');
+  });
+});
