@@ -23,6 +23,9 @@ const report = {
   housekeeping: 'not_asked' as const,
 };
 
+/** The answered turn's figures: the API's count corrects the request's estimate. */
+const ANSWERED = { ...USAGE, used: USAGE.used + 19 };
+
 const idleOf = (chat: ReturnType<typeof scriptedChat>, requestId: string) => () => chat.of('chat/idle').some((m) => m.requestId === requestId);
 
 describe('ChatController turns', () => {
@@ -33,7 +36,7 @@ describe('ChatController turns', () => {
       { type: 'request', turn: 1, layers: USAGE },
       { type: 'text', turn: 1, text: 'Hello.' },
       { type: 'exchange', turn: 1, input: { role: 'user', content: [] }, output: { role: 'assistant', content: [] }, estimatedTokens: 1, reportedTokens: 1 },
-      { type: 'turn_done', report },
+      { type: 'turn_done', report: { ...report, layers: ANSWERED } },
       { type: 'idle', reason: 'answered' },
     ];
     chat.knobs.turn = async (emit) => events.forEach(emit);
@@ -47,8 +50,19 @@ describe('ChatController turns', () => {
     // Marked running with its message while it runs, then unmarked; the turn's dollars added.
     expect(chat.memory).toEqual(['remember s-1 hi', 'addCost s-1 0.0024', 'remember s-1']);
     // what the meter showed last (the answered turn's figures), for a reload to show again
-    expect(chat.rememberedUsage.get('s-1')).toBe(report.layers);
+    expect(chat.rememberedUsage.get('s-1')).toBe(ANSWERED);
     expect(chat.log).toEqual(['info session s-1 opened (claude-sonnet-4-5, 200000-token window)']);
+  });
+
+  it("remembers a request's figures when its turn ends without an answer (what the meter shows then)", async () => {
+    const chat = scriptedChat();
+    chat.knobs.turn = async (emit) => {
+      emit({ type: 'request', turn: 1, layers: USAGE });
+      emit({ type: 'idle', reason: 'failed' });
+    };
+    chat.controller.handle({ type: 'chat/send', requestId: 'r1', text: 'hi' });
+    await until('idle', idleOf(chat, 'r1'));
+    expect(chat.rememberedUsage.get('s-1')).toBe(USAGE);
   });
 
   it('ends a turn the Task left without an idle as failed, and events after it reach no one', async () => {

@@ -64,6 +64,8 @@ describe('where the chat state file lives', () => {
       chatStatePath(global, { file: 'file:///a/a.code-workspace', folders: ['file:///a'] }),
     ];
     expect(new Set([one, ...others]).size).toBe(5);
+    // the folders are kept apart: ['…/a', 'b'] is not ['…/ab']
+    expect(chatStatePath(global, { folders: ['file:///a', 'b'] })).not.toBe(chatStatePath(global, { folders: ['file:///ab'] }));
     // the workspace file names the workspace, whatever folders it holds today
     expect(chatStatePath(global, { file: 'file:///w.code-workspace', folders: ['file:///a'] })).toBe(chatStatePath(global, { file: 'file:///w.code-workspace', folders: [] }));
   });
