@@ -167,3 +167,18 @@ export const untilStopped: TurnScript = (emit, signal) =>
     if (signal.aborted) stop();
     else signal.addEventListener('abort', stop, { once: true });
   });
+
+/**
+ * Sends `text` as turn r1, whose script asks for one edit approval and then runs until stopped;
+ * resolves once the approval card is out. `decisions` receives the answer the turn got.
+ */
+export async function turnWaitingForApproval(chat: ReturnType<typeof scriptedChat>, text: string): Promise<{ decisions: unknown[] }> {
+  const decisions: unknown[] = [];
+  chat.knobs.turn = async (emit, signal) => {
+    decisions.push(await chat.approve({ tool: 'edit_file', input: {}, summary: 'edit' }));
+    await untilStopped(emit, signal);
+  };
+  chat.controller.handle({ type: 'chat/send', requestId: 'r1', text });
+  await until('asked', () => chat.of('approval/request').length === 1);
+  return { decisions };
+}

@@ -5,7 +5,7 @@ import { contextFigures } from '../../src/extension/contextFigures';
 import { STOP_AND_START_NEW } from '../../src/extension/stopQuestion';
 import { StrataError } from '../../src/shared/strataError';
 import { sessionEngineSettings, tableProfile } from '../../src/task/modelProfiles';
-import { scriptedChat, until, untilStopped, USAGE } from '../support/scriptedChat';
+import { scriptedChat, until, untilStopped, USAGE, turnWaitingForApproval } from '../support/scriptedChat';
 
 /**
  * ChatController's sessions over a scripted Task session (test/support/scriptedChat.ts): New
@@ -33,13 +33,7 @@ describe('ChatController: New Session and Open Session', () => {
 
   it('New Session while a turn runs: Cancel keeps it (logged); confirming stops it, refusing its approval with the reason', async () => {
     const chat = scriptedChat();
-    const decisions: unknown[] = [];
-    chat.knobs.turn = async (emit, signal) => {
-      decisions.push(await chat.approve({ tool: 'edit_file', input: {}, summary: 'edit' }));
-      await untilStopped(emit, signal);
-    };
-    chat.controller.handle({ type: 'chat/send', requestId: 'r1', text: 'work' });
-    await until('asked', () => chat.of('approval/request').length === 1);
+    const { decisions } = await turnWaitingForApproval(chat, 'work');
     chat.knobs.stopAnswer = false;
     expect(await chat.controller.newSession()).toBe('cancelled');
     expect(chat.questions.map((q) => q.confirm)).toEqual([STOP_AND_START_NEW]);
@@ -57,13 +51,7 @@ describe('ChatController: New Session and Open Session', () => {
 
   it('Open Session shows the history, title and cost, closes the open session and stops its turn; the same session again changes nothing', async () => {
     const chat = scriptedChat();
-    const decisions: unknown[] = [];
-    chat.knobs.turn = async (emit, signal) => {
-      decisions.push(await chat.approve({ tool: 'edit_file', input: {}, summary: 'edit' }));
-      await untilStopped(emit, signal);
-    };
-    chat.controller.handle({ type: 'chat/send', requestId: 'r1', text: 'work' });
-    await until('asked', () => chat.of('approval/request').length === 1);
+    const { decisions } = await turnWaitingForApproval(chat, 'work');
     await chat.controller.resumeSession('s-9', history, 'Old title');
     expect(decisions).toEqual([{ approved: false, feedback: 'The user opened another session.' }]);
     expect(chat.closed).toEqual(['s-1']);

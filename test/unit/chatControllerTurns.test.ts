@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { StrataError } from '../../src/shared/strataError';
 import type { TaskEvent } from '../../src/task/taskEvents';
-import { deferred, scriptedChat, until, untilStopped, USAGE } from '../support/scriptedChat';
+import { deferred, scriptedChat, until, untilStopped, USAGE, turnWaitingForApproval } from '../support/scriptedChat';
 
 /**
  * ChatController's turns over a scripted Task session (test/support/scriptedChat.ts): what the
@@ -173,13 +173,7 @@ describe('ChatController turns', () => {
 
   it('closing the editor refuses an open approval as closing; closing when idle closes the session only', async () => {
     const chat = scriptedChat();
-    const decisions: unknown[] = [];
-    chat.knobs.turn = async (emit, signal) => {
-      decisions.push(await chat.approve({ tool: 'edit_file', input: {}, summary: 'edit' }));
-      await untilStopped(emit, signal);
-    };
-    chat.controller.handle({ type: 'chat/send', requestId: 'r1', text: 'edit' });
-    await until('asked', () => chat.of('approval/request').length === 1);
+    const { decisions } = await turnWaitingForApproval(chat, 'edit');
     await chat.controller.dispose();
     expect(decisions).toEqual([{ approved: false, feedback: 'The editor is closing.' }]);
 
