@@ -2,34 +2,19 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CONTEXT_PRESET_NAMES, resolveEngineSettings } from '../../src/shared/engineSettings';
-import type { Message } from '../../src/shared/messages';
 import { makeTempDir } from '../../src/adapters/tempFiles';
 import { runBench } from '../../src/cli/bench/benchCommand';
-import { assistant, text, toolResult, toolUse, user } from '../support/engineHarness';
+import { renameSession, sessionLines } from '../support/renameSession';
 
 const temp = makeTempDir('strata-presets-');
 afterAll(() => temp.remove());
-
-/** Reads of ~1,200-token files, each followed by an edit quoting one of its lines (a span probe). */
-function session(files: number): Message[] {
-  const out: Message[] = [user(text('Rename every helper in src/ to camelCase.'))];
-  for (let i = 1; i <= files; i++) {
-    const lines = Array.from({ length: 120 }, (_, k) => `export const helper_${i}_${k} = computeValue(${i * 31 + k}, 'file ${i}');`);
-    out.push(assistant(toolUse(`r${i}`, 'Read', { file_path: `src/file${i}.ts` })));
-    out.push(user(toolResult(`r${i}`, lines.join('\n'))));
-    out.push(assistant(toolUse(`e${i}`, 'Edit', { file_path: `src/file${i}.ts`, old_string: lines[7], new_string: lines[7]!.replace('helper_', 'helper') })));
-    out.push(user(toolResult(`e${i}`, 'ok')));
-  }
-  out.push(assistant(text('Done.')));
-  return out;
-}
 
 const shortDir = join(temp.dir, 'short');
 const longDir = join(temp.dir, 'long');
 mkdirSync(shortDir);
 mkdirSync(longDir);
-writeFileSync(join(shortDir, 'tiny.jsonl'), session(6).map((m) => JSON.stringify(m)).join('\n') + '\n');
-writeFileSync(join(longDir, 'tiny-long.jsonl'), session(28).map((m) => JSON.stringify(m)).join('\n') + '\n');
+writeFileSync(join(shortDir, 'tiny.jsonl'), sessionLines(renameSession(6)));
+writeFileSync(join(longDir, 'tiny-long.jsonl'), sessionLines(renameSession(28)));
 // A small base budget, so the ~34k-token long session is long against it and the presets part ways.
 const base = { promptBudgetTokens: 4_000 };
 

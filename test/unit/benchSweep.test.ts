@@ -2,41 +2,24 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveEngineSettings } from '../../src/shared/engineSettings';
-import type { Message } from '../../src/shared/messages';
 import { makeTempDir } from '../../src/adapters/tempFiles';
 import { runBench } from '../../src/cli/bench/benchCommand';
 import { STRATEGY_NAMES } from '../../src/cli/bench/benchSession';
 import { frontierSvg, paretoFrontier } from '../../src/cli/bench/frontierPlot';
-import { assistant, text, toolResult, toolUse, user } from '../support/engineHarness';
+import { renameSession, sessionLines } from '../support/renameSession';
 
 const temp = makeTempDir('strata-sweep-');
 afterAll(() => temp.remove());
 
-/**
- * A tiny coding session: 14 reads of ~1,200-token files, each followed by an edit quoting a line
- * of the file it read (a span probe). About 17k tokens in all: over a 12k window, far under 200k.
- */
-function tinySession(files = 14): Message[] {
-  const out: Message[] = [user(text('Rename every helper in src/ to camelCase.'))];
-  for (let i = 1; i <= files; i++) {
-    const lines = Array.from({ length: 120 }, (_, k) => `export const helper_${i}_${k} = computeValue(${i * 31 + k}, 'file ${i}');`);
-    out.push(assistant(toolUse(`r${i}`, 'Read', { file_path: `src/file${i}.ts` })));
-    out.push(user(toolResult(`r${i}`, lines.join('\n'))));
-    out.push(assistant(toolUse(`e${i}`, 'Edit', { file_path: `src/file${i}.ts`, old_string: lines[7], new_string: lines[7]!.replace('helper_', 'helper') })));
-    out.push(user(toolResult(`e${i}`, 'ok')));
-  }
-  out.push(assistant(text('Done.')));
-  return out;
-}
-
+/** 14 reads and edits: about 17k tokens in all, over a 12k window, far under 200k. */
 const dir = join(temp.dir, 'sessions');
 mkdirSync(dir);
-writeFileSync(join(dir, 'tiny.jsonl'), tinySession().map((m) => JSON.stringify(m)).join('\n') + '\n');
+writeFileSync(join(dir, 'tiny.jsonl'), sessionLines(renameSession(14)));
 const windows = [12_000, 200_000];
 /** The long panel's folder: the tiny session twice as long (about 34k tokens), over its window. */
 const longDir = join(temp.dir, 'long');
 mkdirSync(longDir);
-writeFileSync(join(longDir, 'tiny-long.jsonl'), tinySession(28).map((m) => JSON.stringify(m)).join('\n') + '\n');
+writeFileSync(join(longDir, 'tiny-long.jsonl'), sessionLines(renameSession(28)));
 const longWindows = [20_000];
 
 async function sweep() {
