@@ -234,7 +234,7 @@ export class ContextEngine {
     }
     if (this.options.validateRequests) assertValidRequest(built.request, turn);
     const housekeepingTokens = due.length > 0 ? this.recorder.housekeepingTokens(due, this.state.narrative) : 0;
-    const usage = computeUsage(built.tokens, s.contextWindow, s.reservedOutputTokens, layerUsage(state, built.request, built.tokens, budget), sessionBudget(state));
+    const usage = usageOf(state, built, budget);
     return { turn, request: built.request, tokens: built.tokens, budget, usage, mode: state.mode, housekeepingDue: due, housekeepingTokens, condenseCalls, events };
   }
 
@@ -340,12 +340,7 @@ export class ContextEngine {
 
   /** The usage the next prompt would have (between turns: with an empty input), for the meter after a condense. */
   async usageNow(): Promise<Usage> {
-    return this.betweenTurns(async () => {
-      const s = this.state.settings;
-      const budget = safeBudget(effectiveBudget(s), this.state.tokenizer);
-      const built = buildTurn(this.state);
-      return computeUsage(built.tokens, s.contextWindow, s.reservedOutputTokens, layerUsage(this.state, built.request, built.tokens, budget));
-    });
+    return this.betweenTurns(async () => usageOf(this.state, buildTurn(this.state), safeBudget(sessionBudget(this.state), this.state.tokenizer)));
   }
 
   /**
@@ -395,4 +390,10 @@ function firstText(blocks: ContentBlock[]): string {
 function callsOfWorkingMemory(state: EngineState): Map<string, ToolCall> {
   const last = state.tail[state.tail.length - 1];
   return last?.output ? toolCallsOf({ role: 'assistant', content: last.output }) : new Map();
+}
+
+/** The meter's figures for a built prompt: its layers against `budget` (the session's, made safe) and the budget in force. */
+function usageOf(state: EngineState, built: { request: MessagesRequest; tokens: number }, budget: number): Usage {
+  const s = state.settings;
+  return computeUsage(built.tokens, s.contextWindow, s.reservedOutputTokens, layerUsage(state, built.request, built.tokens, budget), sessionBudget(state));
 }

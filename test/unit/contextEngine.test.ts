@@ -272,6 +272,18 @@ describe('bad use and archive trouble', () => {
   });
 });
 
+describe('usageNow (the meter between turns, after a condense)', () => {
+  it('reports the budget in force, as the turns do: grown with a long session, not the base', async () => {
+    const { engine } = makeEngine({ promptBudgetTokens: 2_000, contextWindow: 200_000 });
+    const turns = await drive(engine, [...syntheticSession(30), assistant(text('paused here'))]);
+    const grown = turns.at(-1)!.usage.budget!;
+    expect(grown).toBeGreaterThan(2_000);
+    const now = await engine.usageNow();
+    expect(now.budget).toBeGreaterThanOrEqual(grown); // the last answer only added to the history
+    expect(now.layers.find((l) => l.layer === 'L1')!.budget).toBeGreaterThan(turns[0]!.usage.layers.find((l) => l.layer === 'L1')!.budget);
+  });
+});
+
 describe('resuming a session from its archive', () => {
   it('brings the recent past back verbatim and folds the older exchanges into headers, keeps the task first, and continues the ids', async () => {
     const first = makeEngine();
