@@ -78,14 +78,14 @@ function workingMemory(state: EngineState, active: Array<[number, ArchivedExchan
     const [seq, row] = active[i]!;
     const [input, answer] = row?.full ?? [];
     if (!row || !input || !answer || input.role !== 'user' || answer.role !== 'assistant') break;
-    const previous = active[i - 1]?.[1]?.full[1];
-    const rendered = renderInput(input, toolCallsOf(previous), state.settings);
+    const calls = toolCallsOf(active[i - 1]?.[1]?.full[1]);
+    const rendered = renderInput(input, calls, state.settings);
     const output = renderOutput(answer);
     const inputTokens = contentTokens(rendered.blocks, count);
     const outputTokens = contentTokens(output, count);
     if (used + inputTokens + outputTokens > room) break;
     used += inputTokens + outputTokens;
-    kept.unshift({ seq, createdAt: row.createdAt, input: rendered.blocks, output, calls: toolCallsOf(previous), originals: rendered.originals, inputTokens, outputTokens });
+    kept.unshift({ seq, createdAt: row.createdAt, input: rendered.blocks, output, calls, originals: rendered.originals, inputTokens, outputTokens });
   }
   return kept;
 }
