@@ -426,6 +426,7 @@ export class ChatController {
   }
 
   private startedMessage(requestId?: string): HostToWebview {
+    const usage = this.host.memory?.usage(this.sessionId);
     return {
       type: 'session/started',
       ...(requestId ? { requestId } : {}),
@@ -434,7 +435,7 @@ export class ChatController {
       ...(this.title ? { title: this.title } : {}),
       ...(this.interrupted !== undefined ? { interrupted: this.interrupted } : {}),
       ...(this.host.memory ? { cost: this.host.memory.cost(this.sessionId) } : {}),
-      ...(this.host.memory?.usage(this.sessionId) ? { usage: this.host.memory.usage(this.sessionId) } : {}),
+      ...(usage ? { usage } : {}),
     };
   }
 
