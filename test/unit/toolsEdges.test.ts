@@ -243,6 +243,20 @@ describe('read_file over a file above 1 MB (read by line range, chunk by chunk)'
     expect(await call('read_file', { path: 'tail.txt', start_line: total + 5 })).toEqual({ isError: true, text: `'tail.txt' has ${total} lines; start_line ${total + 5} is past its end.` });
   });
 
+  it("a runaway line (no newline for 200,000 characters, across chunks) is shown cut, with the count of what was left out", async () => {
+    fx = makeToolFixture();
+    const body = lines(MiB / 64);
+    const runaway = `${'r'.repeat(199_999)}z`;
+    const lastRunaway = `${'q'.repeat(150_000)}\r`;
+    fx.write('minified.txt', `${body.join('\n')}\n${runaway}\nafter\n${lastRunaway}`);
+    const first = body.length + 1;
+    const r = await call('read_file', { path: 'minified.txt', start_line: first });
+    expect(r).toEqual({
+      isError: false,
+      text: `minified.txt (lines ${first}-${first + 2} of ${first + 2})\n${first} | ${'r'.repeat(2000)} [... 198000 more characters]\n${first + 1} | after\n${first + 2} | ${'q'.repeat(2000)} [... 148000 more characters]`,
+    });
+  });
+
   it('a read the user stops says how far the scan went', async () => {
     fx = makeToolFixture();
     fx.write('big.txt', `${lines(MiB / 64 + 10).join('\n')}\n`);

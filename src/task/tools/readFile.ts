@@ -69,7 +69,7 @@ export const readFileTool = defineTool({
     const text = await ctx.workspace.readText(where.rel);
     ctx.tracker.recordRead(where.rel, stat, text);
     const all = splitLines(text);
-    return render(v.path, all.slice(start - 1, end), start, v.end_line, all.length, true);
+    return render(v.path, all.slice(start - 1, end).map((line) => clip(line)), start, v.end_line, all.length, true);
   },
 });
 
@@ -80,13 +80,13 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
-/** Numbered lines plus a note when more remain; `total` is unknown (`complete` false) when a scan stopped early. */
+/** Numbered lines (each already clipped) plus a note when more remain; `total` is unknown (`complete` false) when a scan stopped early. */
 function render(path: string, lines: string[], start: number, askedEnd: number | undefined, total: number, complete: boolean): ToolResult {
   if (total === 0) return ok(`${path} is empty.`);
   if (lines.length === 0) return fail(`'${path}' has ${total} lines; start_line ${start} is past its end.`);
   const last = start + lines.length - 1;
   const width = String(last).length;
-  const body = lines.map((line, i) => `${String(start + i).padStart(width)} | ${clip(line)}`).join('\n');
+  const body = lines.map((line, i) => `${String(start + i).padStart(width)} | ${line}`).join('\n');
   const of = complete ? `of ${total}` : 'of a large file';
   const header = `${path} (lines ${start}-${last} ${of})`;
   const more = (!complete || last < total) && (askedEnd === undefined || last < askedEnd);
@@ -94,8 +94,10 @@ function render(path: string, lines: string[], start: number, askedEnd: number |
   return ok(`${header}\n${body}${note}`);
 }
 
-function clip(line: string): string {
-  return line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)} [... ${line.length - MAX_LINE_CHARS} more characters]` : line;
+/** `line` cut to MAX_LINE_CHARS; `dropped`: characters of it a scan already let go of. */
+function clip(line: string, dropped = 0): string {
+  const more = Math.max(0, line.length - MAX_LINE_CHARS) + dropped;
+  return more > 0 ? `${line.slice(0, MAX_LINE_CHARS)} [... ${more} more characters]` : line;
 }
 
 /** Lines `start..end` of a large file, read chunk by chunk so the whole file is never held. */
@@ -104,6 +106,8 @@ async function scanLines(workspace: Workspace, rel: string, stat: FileStat, star
   const lines: string[] = [];
   let lineNo = 1;
   let partial = '';
+  // Characters of the current line let go of already (a runaway line), for its "more characters" note.
+  let dropped = 0;
   for (let offset = 0; offset < stat.size; offset += SCAN_CHUNK_BYTES) {
     if (signal.aborted) return { lines, total: lineNo - 1, complete: false };
     const bytes = await workspace.readBytes(rel, offset, SCAN_CHUNK_BYTES);
@@ -111,16 +115,22 @@ async function scanLines(workspace: Workspace, rel: string, stat: FileStat, star
     const pieces = (partial + decoder.decode(bytes, { stream: true })).split('\n');
     partial = pieces.pop() ?? '';
     for (const piece of pieces) {
-      if (lineNo >= start && lineNo <= end) lines.push(clip(piece.replace(/\r$/, '')));
+      if (lineNo >= start && lineNo <= end) lines.push(clip(piece.replace(/\r$/, ''), dropped));
       lineNo++;
+      dropped = 0;
       if (lineNo > end) return { lines, total: lineNo - 1, complete: false };
     }
-    // Keep a runaway line (no newline for megabytes) from growing without bound.
-    if (partial.length > MAX_LINE_CHARS * 2) partial = lineNo >= start && lineNo <= end ? partial.slice(0, MAX_LINE_CHARS * 2) : '';
+    // Keep a runaway line (no newline for megabytes) from growing without bound: what clip() keeps
+    // stays, and a last "\r" (the line's CRLF ending if a newline comes next), the rest is only counted.
+    if (partial.length > MAX_LINE_CHARS * 2) {
+      const cr = partial.endsWith('\r') ? '\r' : '';
+      dropped += partial.length - MAX_LINE_CHARS - cr.length;
+      partial = partial.slice(0, MAX_LINE_CHARS) + cr;
+    }
   }
   partial += decoder.decode();
   if (partial !== '') {
-    if (lineNo >= start && lineNo <= end) lines.push(clip(partial.replace(/\r$/, '')));
+    if (lineNo >= start && lineNo <= end) lines.push(clip(partial.replace(/\r$/, ''), dropped));
     lineNo++;
   }
   return { lines, total: lineNo - 1, complete: true };
