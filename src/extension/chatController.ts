@@ -2,7 +2,7 @@ import type { EngineEvent } from '../engine/engineEvents';
 import type { Logger } from '../engine/ports';
 import type { TaskSession } from '../host/openTaskSession';
 import { StrataError } from '../shared/strataError';
-import type { ApiKeySource, ContextFigures, HistoryEntry, HostCommand, HostToWebview, UsageView, WebviewToHost } from '../shared/webviewMessages';
+import type { ApiKeySource, ContextFigures, HistoryEntry, HostCommand, HostToWebview, ModelSettings, UsageView, WebviewToHost } from '../shared/webviewMessages';
 import type { ApprovalDecision, ApprovalRequest } from '../task/tools/tool';
 import { ApprovalBroker, type AutoApprove } from './approvalBroker';
 import type { ClampedSettings } from './clampSettings';
@@ -39,7 +39,7 @@ export interface ChatHost {
   /** Asks before New Session stops a running turn or condense (a modal in the editor). */
   confirmStop: ConfirmStop;
   /** The last session per workspace and each session's cost, kept across reloads (absent: nothing is kept). */
-  memory?: Pick<SessionMemory, 'last' | 'remember' | 'forget' | 'cost' | 'addCost' | 'usage' | 'rememberUsage'>;
+  memory?: Pick<SessionMemory, 'last' | 'remember' | 'forget' | 'cost' | 'addCost' | 'usage' | 'rememberUsage' | 'modelWindow' | 'rememberModelWindow'>;
   logger: Logger;
 }
 
@@ -88,6 +88,8 @@ export class ChatController {
   private closing = false;
   private readonly approvals: ApprovalBroker;
   private figures: ContextFigures | undefined;
+  /** The model settings last pushed: whose window a session's opening is remembered under. */
+  private modelSettings: ModelSettings | undefined;
 
   constructor(private readonly host: ChatHost) {
     this.sessionId = host.newSessionId();
@@ -300,8 +302,12 @@ export class ChatController {
    */
   pushSettings(settings: ClampedSettings, explicit: Partial<EngineSettings>): void {
     this.host.send({ type: 'settings/changed', engine: settings.engine, model: settings.model });
+    this.modelSettings = settings.model;
     // An open session keeps its figures (the model's window and reserve) until it reopens with these.
-    if (!this.opened) this.pushFigures(contextFigures(sessionEngineSettings(tableProfile(settings.model.model), explicit), 'settings'));
+    if (this.opened) return;
+    // The window the server gave this model when a session of it last opened, else the built-in table's.
+    const known = this.host.memory?.modelWindow(settings.model.baseUrl, settings.model.model);
+    this.pushFigures(contextFigures(sessionEngineSettings({ ...tableProfile(settings.model.model), ...known }, explicit), 'settings'));
   }
 
   /** The context panel's figures; kept to be sent again when the webview reloads. */
@@ -401,6 +407,8 @@ export class ChatController {
         (opened) => {
           this.opened = opened;
           this.pushFigures(contextFigures(opened.session.engine.settings, 'session'));
+          const { profile } = opened.session;
+          this.host.memory?.rememberModelWindow(this.modelSettings?.baseUrl ?? '', profile.id, { contextWindow: profile.contextWindow, maxOutputTokens: profile.maxOutputTokens });
           this.host.logger.info(`session ${opened.session.sessionId} opened (${opened.session.profile.id}, ${opened.session.profile.contextWindow}-token window)`);
           return opened;
         },

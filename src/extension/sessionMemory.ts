@@ -20,14 +20,21 @@ export type LastSession = z.infer<typeof lastSessionSchema>;
 
 const costsSchema = z.record(z.string(), z.number().nonnegative().finite());
 const usagesSchema = z.record(z.string(), usageSchema);
+/** A model's window and answer room as the server reported them when a session of it last opened. */
+const modelWindowSchema = z.object({ contextWindow: z.number().int().positive(), maxOutputTokens: z.number().int().positive() });
+export type ModelWindow = z.infer<typeof modelWindowSchema>;
+const modelWindowsSchema = z.record(z.string(), modelWindowSchema);
 
 const LAST_KEY = 'strata.lastSession';
 const COSTS_KEY = 'strata.sessionCosts';
 const USAGES_KEY = 'strata.sessionUsage';
+const MODEL_WINDOWS_KEY = 'strata.modelWindows';
 /** Sessions whose cost is kept; the oldest entries go first. */
 const MAX_COSTS = 500;
 /** Sessions whose last prompt size is kept (a few hundred bytes each, rewritten at every request). */
 const MAX_USAGES = 50;
+/** Models (per server) whose window is kept. */
+const MAX_MODEL_WINDOWS = 20;
 
 /**
  * What survives a window reload besides the archive: the session the chat was in (per
@@ -81,6 +88,28 @@ export class SessionMemory {
     this.write(this.global, USAGES_KEY, withNewest(this.usages(), sessionId, usage, MAX_USAGES));
   }
 
+  /**
+   * The window `model` had at `baseUrl` when a session of it last opened (the Models API's figure,
+   * which the built-in table may not know), so the context panel shows it before the next session
+   * opens, after a reload say; undefined when no session of it opened yet.
+   */
+  modelWindow(baseUrl: string, model: string): ModelWindow | undefined {
+    return this.modelWindows()[modelKey(baseUrl, model)];
+  }
+
+  rememberModelWindow(baseUrl: string, model: string, window: ModelWindow): void {
+    const key = modelKey(baseUrl, model);
+    const windows = this.modelWindows();
+    const known = windows[key];
+    if (known?.contextWindow === window.contextWindow && known.maxOutputTokens === window.maxOutputTokens) return;
+    this.write(this.global, MODEL_WINDOWS_KEY, withNewest(windows, key, window, MAX_MODEL_WINDOWS));
+  }
+
+  private modelWindows(): Record<string, ModelWindow> {
+    const parsed = modelWindowsSchema.safeParse(this.global.get(MODEL_WINDOWS_KEY) ?? {});
+    return parsed.success ? { ...parsed.data } : {};
+  }
+
   private costs(): Record<string, number> {
     const parsed = costsSchema.safeParse(this.global.get(COSTS_KEY) ?? {});
     return parsed.success ? { ...parsed.data } : {};
@@ -96,11 +125,14 @@ export class SessionMemory {
   }
 }
 
-/** `record` with `sessionId` set to `value` and moved last, the oldest entries dropped beyond `max`. */
-function withNewest<T>(record: Record<string, T>, sessionId: string, value: T, max: number): Record<string, T> {
+/** One model at one server (an empty base URL is Anthropic's). */
+const modelKey = (baseUrl: string, model: string): string => `${baseUrl} ${model}`;
+
+/** `record` with `key` set to `value` and moved last, the oldest entries dropped beyond `max`. */
+function withNewest<T>(record: Record<string, T>, key: string, value: T, max: number): Record<string, T> {
   const next = { ...record };
-  delete next[sessionId]; // re-inserted last: the newest stays when the oldest are dropped
-  next[sessionId] = value;
+  delete next[key]; // re-inserted last: the newest stays when the oldest are dropped
+  next[key] = value;
   const keys = Object.keys(next);
   for (const key of keys.slice(0, Math.max(0, keys.length - max))) delete next[key];
   return next;

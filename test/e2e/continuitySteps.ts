@@ -81,7 +81,9 @@ export async function continuitySteps(c: StepContext, api: MessagesApiServer): P
   if (!sessionId) throw new Error('the session title carries no session id');
 
   const meterBefore = (await webview.locator('.meter-label').innerText()).trim();
-  await c.check("after a reload the chat shows the same session: its id, title, messages and the meter's last prompt", async () => {
+  const figuresOf = (text: string) => /Window [\d,]+ · output reserve [\d,]+ · auto-condense at \d+% \([\d,]+\)/.exec(text)?.[0];
+  const figuresBefore = figuresOf(await webview.locator('[data-testid="thresholds"]').innerText());
+  await c.check("after a reload the chat shows the same session: its id, title, messages, the meter's last prompt and the window it ran in", async () => {
     await page.reload();
     webview = await chatFrame(page, c.timeoutMs);
     const back = webview.locator(`[data-testid="session-title"][data-session-id="${sessionId}"]`);
@@ -94,6 +96,9 @@ export async function continuitySteps(c: StepContext, api: MessagesApiServer): P
     if (JSON.stringify(texts) !== JSON.stringify(expected)) throw new Error(`history rows after the reload: ${JSON.stringify(texts)}`);
     if (!/usable tokens/.test(meterBefore)) throw new Error(`before the reload the meter said "${meterBefore}"`);
     await c.waitForText(webview.locator('.meter-label'), new RegExp(meterBefore.replace(/[()]/g, '\\$&')));
+    // No session is open yet, so the panel shows the settings' figures: with the window the server gave this model, not the built-in table's.
+    if (!figuresBefore) throw new Error('before the reload the context panel showed no window figures');
+    await c.waitForText(webview.locator('[data-testid="thresholds"]'), new RegExp(figuresBefore.replace(/[()]/g, '\\$&')));
   });
   await c.shot('reload-restored');
 

@@ -1,7 +1,7 @@
 import type { EngineEvent } from '../../src/engine/engineEvents';
 import { computeUsage, type Usage } from '../../src/engine/usage';
 import { ChatController, type ChatHost, type OpenedSession } from '../../src/extension/chatController';
-import type { LastSession } from '../../src/extension/sessionMemory';
+import type { LastSession, ModelWindow } from '../../src/extension/sessionMemory';
 import type { StopQuestion } from '../../src/extension/stopQuestion';
 import type { TaskSession } from '../../src/host/openTaskSession';
 import { resolveEngineSettings, type EngineSettings } from '../../src/shared/engineSettings';
@@ -60,6 +60,7 @@ export function scriptedChat(options: { memory?: boolean; archiveHook?: boolean 
   const opened: string[] = [];
   const closed: string[] = [];
   const rememberedUsage = new Map<string, UsageView>();
+  const modelWindows = new Map<string, ModelWindow>();
   const calls: ScriptedCall[] = [];
   const condenseSignals: AbortSignal[] = [];
   const approvers: Array<(request: ApprovalRequest) => Promise<ApprovalDecision>> = [];
@@ -127,6 +128,8 @@ export function scriptedChat(options: { memory?: boolean; archiveHook?: boolean 
             // the meter's last prompt per session: kept apart, so `memory` lists the session and cost writes only
             usage: (id: string) => rememberedUsage.get(id),
             rememberUsage: (id: string, usage: UsageView) => void rememberedUsage.set(id, usage),
+            modelWindow: (baseUrl: string, model: string) => modelWindows.get(`${baseUrl} ${model}`),
+            rememberModelWindow: (baseUrl: string, model: string, window: ModelWindow) => void modelWindows.set(`${baseUrl} ${model}`, window),
           },
         }),
     logger: { info: (m) => log.push(`info ${m}`), warn: (m) => log.push(`warn ${m}`), error: (m) => log.push(`error ${m}`) },

@@ -7,6 +7,9 @@ import { ChatController, type ChatHost } from '../../src/extension/chatControlle
 import { clampSettings } from '../../src/extension/clampSettings';
 import { openTaskSession } from '../../src/host/openTaskSession';
 import type { ContextFigures, HostToWebview } from '../../src/shared/webviewMessages';
+import { SessionMemory } from '../../src/extension/sessionMemory';
+import { contextWindowFor } from '../../src/engine/modelWindows';
+import { MapMemento } from '../support/mapMemento';
 import { MessagesApiServer } from '../support/messagesApiServer';
 import { textAnswer } from '../support/messagesApiEvents';
 
@@ -19,6 +22,9 @@ const MODEL = 'claude-sonnet-4-5';
 const WINDOW = 200_000;
 /** The model's output limit the server lists; the session caps its reserve below it. */
 const MAX_OUTPUT = 64_000;
+/** A model the built-in table does not know: only the server's model list gives its window. */
+const NEW_MODEL = 'claude-newer-9';
+const NEW_MODEL_WINDOW = 300_000;
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 
 let server: MessagesApiServer;
@@ -26,15 +32,16 @@ let temp: { dir: string; remove: () => void };
 let sent: HostToWebview[];
 let controller: ChatController;
 
-function host(): ChatHost {
+function host(memory?: SessionMemory, model = MODEL): ChatHost {
   return {
+    ...(memory ? { memory } : {}),
     send: (m) => sent.push(m),
     apiKeySource: async () => 'secretStorage',
     runCommand: () => {},
     newSessionId: () => 's-figures-1',
     openSession: async (sessionId, approve) => {
       const client = new AnthropicModelClient({ apiKey: 'sk-ant-test-key-0000', baseURL: server.url, maxRetries: 0 });
-      const session = await openTaskSession({ workspaceRoot: join(temp.dir, 'ws'), archivePath: join(temp.dir, 'archive.sqlite'), sessionId, apiKey: 'sk-ant-test-key-0000', baseURL: server.url, model: MODEL, frontEnd: 'test', approve, logger: quiet, modelClient: client });
+      const session = await openTaskSession({ workspaceRoot: join(temp.dir, 'ws'), archivePath: join(temp.dir, 'archive.sqlite'), sessionId, apiKey: 'sk-ant-test-key-0000', baseURL: server.url, model, frontEnd: 'test', approve, logger: quiet, modelClient: client });
       return { session, lastRequest: () => undefined };
     },
     autoApprove: () => ({ writes: false, commands: false }),
@@ -55,7 +62,7 @@ async function until(what: string, condition: () => boolean): Promise<void> {
 }
 
 beforeEach(async () => {
-  server = await MessagesApiServer.start({ models: [{ id: MODEL, max_input_tokens: WINDOW, max_tokens: MAX_OUTPUT }] });
+  server = await MessagesApiServer.start({ models: [{ id: MODEL, max_input_tokens: WINDOW, max_tokens: MAX_OUTPUT }, { id: NEW_MODEL, max_input_tokens: NEW_MODEL_WINDOW, max_tokens: MAX_OUTPUT }] });
   temp = makeTempDir('strata-figures-');
   mkdirSync(join(temp.dir, 'ws'), { recursive: true });
   sent = [];
@@ -100,5 +107,33 @@ describe('ChatController: the context figures', () => {
     const sentSoFar = figuresSent().length;
     controller.handle({ type: 'webview/ready' });
     expect(figuresSent().slice(sentSoFar)).toEqual([session]);
+  });
+
+  it("after a reload, shows the window the server gave the model when its session last opened, not the built-in table's", async () => {
+    expect(contextWindowFor(NEW_MODEL)).not.toBe(NEW_MODEL_WINDOW);
+    const memory = new SessionMemory(new MapMemento(), new MapMemento(), quiet);
+    const settings = clampSettings((name) => (name === 'strata.model' ? NEW_MODEL : name === 'strata.baseUrl' ? server.url : undefined));
+    const first = new ChatController(host(memory, NEW_MODEL));
+    first.pushSettings(settings, {});
+    expect(figuresSent().at(-1)!.window).toBe(contextWindowFor(NEW_MODEL));
+    server.enqueue(textAnswer('Hello.'));
+    first.handle({ type: 'chat/send', requestId: 'r1', text: 'Hi' });
+    await until('idle', () => sent.some((m) => m.type === 'chat/idle'));
+    const session = figuresSent().at(-1)!;
+    expect(session).toMatchObject({ source: 'session', window: NEW_MODEL_WINDOW });
+    await first.dispose();
+
+    // The window reloads: a new controller over the same memory, no session open yet.
+    const reloaded = new ChatController(host(memory, NEW_MODEL));
+    reloaded.pushSettings(settings, {});
+    const { source, ...shown } = figuresSent().at(-1)!;
+    const { source: _session, ...opened } = session;
+    expect(source).toBe('settings');
+    expect(shown).toEqual(opened);
+    // Another server's model of that name is not assumed to have that window.
+    const elsewhere = clampSettings((name) => (name === 'strata.model' ? NEW_MODEL : name === 'strata.baseUrl' ? 'http://127.0.0.1:9' : undefined));
+    reloaded.pushSettings(elsewhere, {});
+    expect(figuresSent().at(-1)!.window).toBe(contextWindowFor(NEW_MODEL));
+    await reloaded.dispose();
   });
 });

@@ -85,6 +85,25 @@ describe('SessionMemory', () => {
     expect(m.usage('s0')).toBeUndefined();
   });
 
+  it("keeps each model's window per server, the 20 most recent, rewritten only when it changed, and reads a damaged record as none", () => {
+    const { m, global } = memory();
+    const window = { contextWindow: 300_000, maxOutputTokens: 64_000 };
+    m.rememberModelWindow('', 'claude-x', window);
+    expect(m.modelWindow('', 'claude-x')).toEqual(window);
+    expect(m.modelWindow('http://127.0.0.1:8080', 'claude-x')).toBeUndefined();
+    const stored = global.values.get('strata.modelWindows');
+    m.rememberModelWindow('', 'claude-x', { ...window });
+    expect(global.values.get('strata.modelWindows')).toBe(stored); // the same object: not written again
+    m.rememberModelWindow('', 'claude-x', { ...window, contextWindow: 400_000 });
+    expect(m.modelWindow('', 'claude-x')?.contextWindow).toBe(400_000);
+    for (let i = 0; i < 20; i++) m.rememberModelWindow('', `model-${i}`, window);
+    expect(m.modelWindow('', 'claude-x')).toBeUndefined();
+    expect(m.modelWindow('', 'model-0')).toEqual(window);
+    expect(Object.keys(global.values.get('strata.modelWindows') as object)).toHaveLength(20);
+    global.values.set('strata.modelWindows', { ' model-0': { contextWindow: 0 } });
+    expect(m.modelWindow('', 'model-0')).toBeUndefined();
+  });
+
   it('logs a write the editor refused', async () => {
     const { m, workspace, global, warnings } = memory();
     workspace.failWith = new Error('storage closed');
