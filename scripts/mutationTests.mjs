@@ -73,7 +73,17 @@ export const ONLY_TESTS = {
   // the tools over a real temp workspace (test/support/toolWorkspace.ts), not through a session
   'task-tools': ['tools.test.ts', 'toolsEdges.test.ts', 'toolDefinitions.test.ts', 'applyEditBlocksEdges.test.ts', 'globMatcherEdges.test.ts', 'toolsSearch.test.ts', 'toolsHang.test.ts', 'toolsConfinement.test.ts', 'toolsProtectedWrites.test.ts', 'toolsTracker.test.ts', 'toolsCommands.test.ts', 'terminalText.test.ts', 'runToolCall.test.ts', 'confinePath.test.ts', 'proposedContent.test.ts'],
   // the language tools over a fake and a real language server, list_definitions over a temp workspace
-  'task-lsp': ['lspTools.test.ts', 'toolDefinitions.test.ts', 'tools.test.ts', 'toolsConfinement.test.ts'],
+  'task-lsp': [
+    'lspTarget.test.ts',
+    'lspToolAnswers.test.ts',
+    'formatDiagnostics.test.ts',
+    'languageProblems.test.ts',
+    'listDefinitions.test.ts',
+    'lspTools.test.ts',
+    'toolDefinitions.test.ts',
+    'tools.test.ts',
+    'toolsConfinement.test.ts',
+  ],
   // the small files' own unit tests (taskPorts.test.ts covers recallTool, modelSummarizer,
   // turnReport and workspaceMentionSources, which whole sessions reach too)
   'task-rest': ['environment.test.ts', 'environmentEdges.test.ts', 'fileContextTrackerEdges.test.ts', 'taskPorts.test.ts', 'pricingTable.test.ts', 'toolDefinitions.test.ts', 'mentions.test.ts', 'mentionItems.test.ts', 'modelProfiles.test.ts', 'pricing.test.ts', 'stopNotices.test.ts', 'toolsTracker.test.ts', 'anthropicModelClient.test.ts', 'anthropicModelClientEdges.test.ts', 'streamedAnswer.test.ts'],

@@ -14,8 +14,9 @@ export function languageProblems(language: LanguageService, files: () => readonl
   return async (signal) => {
     const stop = signal ?? new AbortController().signal;
     const checked = files().filter((f) => language.supports(f)).slice(0, PROBLEMS_MAX_FILES);
-    // Concurrent: the waits for each file's diagnostics overlap instead of adding up.
-    await Promise.all(checked.map((f) => language.diagnostics(f, stop).catch(() => [])));
+    // Concurrent: the waits for each file's diagnostics overlap instead of adding up. Only the
+    // asking matters (the server then holds the file's diagnostics); one file failing stops no other.
+    await Promise.allSettled(checked.map((f) => language.diagnostics(f, stop)));
     return formatDiagnostics(await language.diagnostics(undefined, stop), 'the files read or edited in this session');
   };
 }

@@ -40,7 +40,7 @@ describe('the tool definitions the model sees', () => {
 
 describe('the one-line summary of a call (the approval card, the CLI prompt)', () => {
   const summary = (name: string, input: unknown) => {
-    const prepared = findTool(name)!.prepare(input);
+    const prepared = findTool(name, [...WORKSPACE_TOOLS, ...LSP_TOOLS])!.prepare(input);
     if (!prepared.ok) throw new Error(`invalid input for ${name}`);
     return prepared.summary;
   };
@@ -55,6 +55,13 @@ describe('the one-line summary of a call (the approval card, the CLI prompt)', (
     ['search_files', { regex: 'a+b' }, 'search /a+b/ in .'],
     ['search_files', { regex: 'x', path: 'src', file_pattern: '*.ts' }, 'search /x/ in src (*.ts)'],
     ['execute_command', { command: 'ls' }, 'run `ls` in .'],
+    ['list_definitions', { path: 'src' }, 'list definitions in src'],
+    ['lsp_definition', { path: 'a.ts', line: 3, symbol: 'add' }, 'definition of add at a.ts:3'],
+    ['lsp_references', { path: 'a.ts', line: 3, column: 7 }, 'references to column 7 at a.ts:3'],
+    ['lsp_document_symbols', { path: 'a.ts' }, 'outline of a.ts'],
+    ['lsp_hover', { path: 'a.ts', line: 3, symbol: 'x.y' }, 'hover on x.y at a.ts:3'],
+    ['lsp_diagnostics', { path: 'a.ts' }, 'diagnostics of a.ts'],
+    ['lsp_diagnostics', {}, 'diagnostics of the files checked so far'],
   ])('%s %j', (name, input, expected) => {
     expect(summary(name, input)).toBe(expected);
   });

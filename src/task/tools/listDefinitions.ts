@@ -17,7 +17,7 @@ const MAX_LINE_CHARS = 160;
  * cheaply; the LSP tools give exact symbols.
  */
 const TS_JS = [
-  /^(?:export\s+(?:default\s+)?)?(?:declare\s+)?(?:async\s+)?function\s*\*?\s*[\w$]+/,
+  /^(?:export\s+(?:default\s+)?)?(?:declare\s+)?(?:async\s+)?function\b\s*\*?\s*[\w$]+/,
   /^(?:export\s+(?:default\s+)?)?(?:declare\s+)?(?:abstract\s+)?class\s+[\w$]+/,
   /^(?:export\s+)?(?:declare\s+)?interface\s+[\w$]+/,
   /^(?:export\s+)?(?:declare\s+)?type\s+[\w$]+\s*(?:<[^=]*>)?\s*=/,
@@ -58,20 +58,22 @@ export const listDefinitionsTool = defineTool({
     const stat = await ctx.workspace.stat(where.rel);
     if (!stat) return fail(`No file or folder at '${v.path}'.`);
     if (stat.kind === 'file') {
-      if (!patternsFor(where.rel)) return fail(`'${v.path}' is not a supported source file (supported: ${SUPPORTED}).`);
-      const defs = await definitionsOf(ctx, where.realRel);
+      const patterns = patternsFor(where.rel);
+      if (!patterns) return fail(`'${v.path}' is not a supported source file (supported: ${SUPPORTED}).`);
+      const defs = await definitionsOf(ctx, where.realRel, patterns);
       return ok(defs.length > 0 ? `${where.rel}\n${defs.join('\n')}` : `No top-level definitions found in ${where.rel}.`);
     }
     const sections: string[] = [];
     let files = 0;
     const walk = walkWorkspace(ctx.workspace, ctx.ignore, where.realRel, { recursive: false, order: 'depth', includeIgnored: isMentioned(where.rel, ctx.mentionedPaths), signal: ctx.signal });
     for await (const entry of walk) {
-      if (entry.kind !== 'file' || !patternsFor(entry.path)) continue;
+      const patterns = patternsFor(entry.path);
+      if (entry.kind !== 'file' || !patterns) continue;
       if (++files > MAX_FILES) {
         sections.push(`[stopped after ${MAX_FILES} files: ask for a sub-folder or a single file]`);
         break;
       }
-      const defs = await definitionsOf(ctx, entry.path);
+      const defs = await definitionsOf(ctx, entry.path, patterns);
       if (defs.length > 0) sections.push(`${entry.path}\n${defs.join('\n')}`);
     }
     if (files === 0) return ok(`No supported source files directly in ${v.path} (supported: ${SUPPORTED}); try a sub-folder.`);
@@ -80,8 +82,7 @@ export const listDefinitionsTool = defineTool({
 });
 
 /** "  12 | export function f(...)" lines of one file; large and binary files give none. */
-async function definitionsOf(ctx: ToolContext, rel: string): Promise<string[]> {
-  const patterns = patternsFor(rel) ?? [];
+async function definitionsOf(ctx: ToolContext, rel: string, patterns: readonly RegExp[]): Promise<string[]> {
   const stat = await ctx.workspace.stat(rel);
   if (!stat || stat.size > READ_FILE_MAX_BYTES) return [];
   const text = await ctx.workspace.readText(rel);

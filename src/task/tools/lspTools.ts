@@ -145,7 +145,8 @@ export function formatDiagnostics(list: readonly DiagnosticInfo[], scope: string
   const count = (s: DiagnosticInfo['severity']) => shown.filter((d) => d.severity === s).length;
   const head = `${plural(count('error'), 'error')}, ${plural(count('warning'), 'warning')}${count('info') ? `, ${count('info')} info` : ''} in ${scope}${hintNote}:`;
   const lines = shown.slice(0, LSP_MAX_DIAGNOSTICS).map((d) => {
-    const code = d.code ? ` ${d.source === 'typescript' ? 'TS' : `${d.source ?? ''}:`}${d.code}` : '';
+    const origin = d.source === 'typescript' ? 'TS' : d.source ? `${d.source}:` : '';
+    const code = d.code ? ` ${origin}${d.code}` : '';
     return `${d.path}:${d.line}:${d.column}: ${d.severity}${code}: ${d.message.replace(/\n/g, '\n    ')}`;
   });
   const more = shown.length > LSP_MAX_DIAGNOSTICS ? `\n[${shown.length - LSP_MAX_DIAGNOSTICS} more not shown]` : '';
