@@ -140,6 +140,16 @@ export function sessionBase(state: Pick<EngineState, 'settings' | 'largestFileRe
   return Math.max(base, Math.min(growthCap(state.settings), Math.ceil(state.largestFileRead / SESSION_GROWTH.wholeFileShare)));
 }
 
+/**
+ * Room for the file views, tokens: their share of the base (`layerBudgets`), plus the largest file
+ * read whole when the base grew to hold it, so that once its read is folded its view still shows it
+ * whole beside the other files' views (in their share alone it would crowd them out, or not fit).
+ */
+export function fileViewRoom(state: Pick<EngineState, 'settings' | 'largestFileRead'>): number {
+  const grown = sessionBase(state) > effectiveBudget(state.settings);
+  return layerBudgets(state.settings).fileViewTokens + (grown ? state.largestFileRead : 0);
+}
+
 /** The prompt budget in force for this session now (the high watermark), tokens. */
 export function sessionBudget(state: GrowthState): number {
   const s = state.settings;

@@ -167,9 +167,9 @@ export class FileViews {
   /**
    * Fragments shown only by exchanges at or before `foldedThrough`, of files touched within
    * `horizon` exchanges, most recently touched file first and newest fragment first, within
-   * `maxTokens`, each as `shown` gives it (the whole fragment by default). Deterministic for the same history.
+   * `maxTokens`. Deterministic for the same history.
    */
-  render(foldedThrough: number, horizon: number, maxTokens: number, count: (s: string) => number, shown: (text: string) => string = (text) => text): string {
+  render(foldedThrough: number, horizon: number, maxTokens: number, count: (s: string) => number): string {
     if (maxTokens <= 0) return '';
     const chosen: string[] = [];
     let used = 0;
@@ -180,7 +180,7 @@ export class FileViews {
       const pieces = [...view.fragments]
         .reverse()
         .filter((f) => f.seq <= foldedThrough)
-        .map((f) => `### ${view.path} (as shown in e${f.seq}${f.editedIn === undefined ? '' : `, with the edits since, last in e${f.editedIn}`})\n${shown(f.text)}`);
+        .map((f) => `### ${view.path} (as shown in e${f.seq}${f.editedIn === undefined ? '' : `, with the edits since, last in e${f.editedIn}`})\n${f.text}`);
       if (pieces.length === 0 && view.changed && view.changed.shownIn <= foldedThrough) pieces.push(stalePointer(view));
       for (const piece of pieces) {
         const cost = count(piece);

@@ -1,10 +1,9 @@
 import { renderArchiveBlock } from './archiveBlock';
 import type { EngineState, Pressure } from './engineState';
-import { activeHeaders, effectiveBudget, layerBudgets, SESSION_GROWTH } from './engineState';
+import { activeHeaders, fileViewRoom, layerBudgets } from './engineState';
 import { fileChangesOf, fileReadsOf, maskOutputs } from './liveExchange';
 import { fileShownPart } from './fileViews';
 import { trimToTokens } from './text/trimToBudget';
-import { truncateHeadTail } from './text/truncateHeadTail';
 import { renderNarrative } from './narrative';
 
 /**
@@ -97,23 +96,11 @@ export function rebuildArchive(state: EngineState): void {
   }
   const indexBudget = state.pressure >= 3 ? 0 : budgets.indexTokens;
   const index = trimToTokens(state.index.render(indexBudget, state.foldedThrough, count), indexBudget, count);
-  const files = state.fileViews.render(state.foldedThrough, s.fileViewHorizon, state.pressure >= 3 ? 0 : budgets.fileViewTokens, count, (text) => viewForm(state, text));
+  const files = state.fileViews.render(state.foldedThrough, s.fileViewHorizon, state.pressure >= 3 ? 0 : fileViewRoom(state), count);
   const narrative = trimToTokens(renderNarrative(state.narrative), budgets.narrativeTokens, count);
   state.archiveParts = { narrative, headers, summaries, index, ...(files ? { files } : {}), ...(state.condensed ? { condensed: state.condensed } : {}) };
   state.archiveText = renderArchiveBlock(state.archiveParts);
   dropOldSummaries(state, folded.map((h) => h.seq), summaryCount);
-}
-
-/**
- * A file view as the base budget would have taken the read in: a file too large for its share
- * of the base (`SESSION_GROWTH.wholeFileShare`) is cut head and tail, as on arrival there. The
- * budget grows to keep such a file whole in working memory (`sessionBase`), but the views' room
- * is a share of the base, and one whole large file would crowd out every other file's view.
- */
-function viewForm(state: EngineState, text: string): string {
-  const s = state.settings;
-  const fits = state.tokenizer.count(text) <= SESSION_GROWTH.wholeFileShare * effectiveBudget(s);
-  return fits ? text : truncateHeadTail(text, s.codeMaxLines).text;
 }
 
 /** Summaries below the L3 band are never sent again; the archive keeps them. */
