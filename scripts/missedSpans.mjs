@@ -50,6 +50,12 @@ function print(report) {
   console.log(`window ${values.window}, budget ${values.budget}${values.set ? `, ${values.set}` : ''}: ${missed.length} of ${report.spans} spans missed (span recall ${(1 - missed.length / report.spans).toFixed(3)})`);
   table('by kind of tool output', group(missed, (s) => s.kind));
   table('by where the source stood', group(missed, (s) => s.where));
+  table('by phase (the quoting request\'s budget: base or grown) and where', group(missed, (s) => `${s.phase}: ${s.where}${s.cutOnArrival && s.where !== 'cut on arrival' ? ' (cut on arrival)' : ''}`));
+  console.log('\nspan recall by session and phase:');
+  for (const [key, spans] of Object.entries(report.spansBy).sort()) {
+    const lost = missed.filter((s) => `${s.session} ${s.phase}` === key).length;
+    console.log(`  ${key.padEnd(52)} ${String(spans - lost).padStart(5)} / ${String(spans).padStart(5)}  ${(1 - lost / spans).toFixed(3)}`);
+  }
   table('by age in tokens', group(missed, (s) => (s.ageTokens < 5000 ? '<5k' : s.ageTokens < 10000 ? '5-10k' : s.ageTokens < 20000 ? '10-20k' : s.ageTokens < 40000 ? '20-40k' : '>=40k')));
   table('by session', group(missed, (s) => s.session));
   const files = group(missed.filter((s) => s.file), (s) => `${s.session.slice(0, 18)} ${s.file}`);

@@ -12,7 +12,7 @@ import type { EngineState } from './engineState';
 import type { Exchange } from './exchange';
 import type { FlushReport } from './archiveWriteQueue';
 import { ExchangeRecorder } from './exchangeRecorder';
-import { renderInput, renderOutput } from './liveExchange';
+import { largestFileRead, renderInput, renderOutput } from './liveExchange';
 import { emptyNarrative } from './narrative';
 import type { ArchiveStore, Clock, Logger, RetrievalFormat, Summarizer, Tokenizer } from './ports';
 import { StrataError } from './ports';
@@ -127,6 +127,7 @@ export class ContextEngine {
     this.pendingRetrieval = undefined;
     const message: Message = { role: 'user', content };
     const s = this.state.settings;
+    this.state.largestFileRead = Math.max(this.state.largestFileRead, largestFileRead(message, this.lastCalls, (t) => this.state.tokenizer.count(t)));
     // Outputs are cut on arrival in proportion to the budget the session has grown to (SESSION_GROWTH).
     const budget = arrivalBudget(this.state);
     const grown = budget / effectiveBudget(s);

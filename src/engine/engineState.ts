@@ -28,6 +28,8 @@ export interface EngineState {
   tail: LiveExchange[];
   /** Tokens of every completed exchange as working memory took it in (input + answer): how far the session has grown. */
   historyTokens: number;
+  /** Tokens of the largest file the session has read whole: the budget grows to hold it (`sessionBudget`). */
+  largestFileRead: number;
   pending?: LiveExchange;
   /** Exchanges 1..foldedThrough are represented only by L2/L3/L4 (and the archive). */
   foldedThrough: number;
@@ -61,6 +63,7 @@ export function newEngineState(settings: EngineSettings, tokenizer: Tokenizer, s
     tools,
     tail: [],
     historyTokens: 0,
+    largestFileRead: 0,
     foldedThrough: 0,
     mode: 'full',
     pressure: 0,
@@ -124,13 +127,36 @@ function sessionTokens(state: Pick<EngineState, 'historyTokens' | 'pending'>): n
   return state.historyTokens + (state.pending?.inputTokens ?? 0);
 }
 
+type GrowthState = Pick<EngineState, 'settings' | 'historyTokens' | 'pending' | 'largestFileRead'>;
+
+/**
+ * The session's base budget, tokens: `effectiveBudget`, raised (as far as `growthCap`, under a preset
+ * that `holdsLargestRead`) so that the largest file read whole fits `wholeFileShare` of it. A base too small for the file the agent reads
+ * whole cuts it on arrival, and the lines it quotes from it later are lost whatever the layers keep.
+ */
+export function sessionBase(state: Pick<EngineState, 'settings' | 'largestFileRead'>): number {
+  const base = effectiveBudget(state.settings);
+  if (!sessionGrowth(state.settings).holdsLargestRead) return base;
+  return Math.max(base, Math.min(growthCap(state.settings), Math.ceil(state.largestFileRead / SESSION_GROWTH.wholeFileShare)));
+}
+
+/**
+ * Room for the file views, tokens: their share of the base (`layerBudgets`), plus the largest file
+ * read whole when the base grew to hold it, so that once its read is folded its view still shows it
+ * whole beside the other files' views (in their share alone it would crowd them out, or not fit).
+ */
+export function fileViewRoom(state: Pick<EngineState, 'settings' | 'largestFileRead'>): number {
+  const grown = sessionBase(state) > effectiveBudget(state.settings);
+  return layerBudgets(state.settings).fileViewTokens + (grown ? state.largestFileRead : 0);
+}
+
 /** The prompt budget in force for this session now (the high watermark), tokens. */
-export function sessionBudget(state: Pick<EngineState, 'settings' | 'historyTokens' | 'pending'>): number {
+export function sessionBudget(state: GrowthState): number {
   const s = state.settings;
-  const base = effectiveBudget(s);
+  const base = sessionBase(state);
   const growth = sessionGrowth(s);
   const session = sessionTokens(state);
-  if (session <= growth.growsPast * base) return base;
+  if (session <= growth.growsPast * effectiveBudget(s)) return base;
   return Math.max(base, Math.min(growthCap(s), Math.floor(growth.historyShare * session)));
 }
 
@@ -143,17 +169,17 @@ export function growthCap(s: EngineSettings): number {
  * The budget outputs are cut against on arrival, tokens: the session's, or under a preset that
  * `cutsAtWindow` the most it may grow to (a cut on arrival is never undone).
  */
-export function arrivalBudget(state: Pick<EngineState, 'settings' | 'historyTokens' | 'pending'>): number {
+export function arrivalBudget(state: GrowthState): number {
   const budget = sessionBudget(state);
   return sessionGrowth(state.settings).cutsAtWindow ? Math.max(budget, growthCap(state.settings)) : budget;
 }
 
 /** Where a re-layering step brings the prompt down to now, tokens (see SESSION_GROWTH). */
-export function sessionLowWatermark(state: Pick<EngineState, 'settings' | 'historyTokens' | 'pending'>): number {
+export function sessionLowWatermark(state: GrowthState): number {
   const s = state.settings;
-  const base = effectiveBudget(s);
+  const base = sessionBase(state);
   const budget = sessionBudget(state);
-  if (budget <= base) return lowWatermark(s);
+  if (budget <= base) return Math.floor((s.lowWatermarkPercent / 100) * base);
   const grown = Math.min(1, (budget - base) / base);
   const percent = s.lowWatermarkPercent + grown * Math.max(0, sessionGrowth(s).grownLowPercent - s.lowWatermarkPercent);
   return Math.floor((percent / 100) * budget);

@@ -67,6 +67,15 @@ export function renderInput(
   return { blocks: nonEmpty([...results, ...rest]), originals };
 }
 
+/** Tokens of the largest file-read output in `message` (0 without one): what `compactToolOutput` may keep whole. */
+export function largestFileRead(message: Message, calls: Map<string, ToolCall>, count: (s: string) => number): number {
+  let largest = 0;
+  for (const block of message.content) {
+    if (block.type === 'tool_result' && fileReadBy(calls.get(block.tool_use_id)) !== undefined) largest = Math.max(largest, count(toolResultText(block)));
+  }
+  return largest;
+}
+
 /** The answer as re-sent: protocol blocks the model wrote for Strata are removed; a tool_result in an answer becomes text. */
 export function renderOutput(message: Message): ContentBlock[] {
   const blocks = message.content.map((block): ContentBlock => {

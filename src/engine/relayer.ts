@@ -1,6 +1,6 @@
 import { renderArchiveBlock } from './archiveBlock';
 import type { EngineState, Pressure } from './engineState';
-import { activeHeaders, layerBudgets } from './engineState';
+import { activeHeaders, fileViewRoom, layerBudgets } from './engineState';
 import { fileChangesOf, fileReadsOf, maskOutputs } from './liveExchange';
 import { fileShownPart } from './fileViews';
 import { trimToTokens } from './text/trimToBudget';
@@ -96,7 +96,7 @@ export function rebuildArchive(state: EngineState): void {
   }
   const indexBudget = state.pressure >= 3 ? 0 : budgets.indexTokens;
   const index = trimToTokens(state.index.render(indexBudget, state.foldedThrough, count), indexBudget, count);
-  const files = state.fileViews.render(state.foldedThrough, s.fileViewHorizon, state.pressure >= 3 ? 0 : budgets.fileViewTokens, count);
+  const files = state.fileViews.render(state.foldedThrough, s.fileViewHorizon, state.pressure >= 3 ? 0 : fileViewRoom(state), count);
   const narrative = trimToTokens(renderNarrative(state.narrative), budgets.narrativeTokens, count);
   state.archiveParts = { narrative, headers, summaries, index, ...(files ? { files } : {}), ...(state.condensed ? { condensed: state.condensed } : {}) };
   state.archiveText = renderArchiveBlock(state.archiveParts);

@@ -2,7 +2,7 @@ import { contentTokens } from './blockTokens';
 import type { EngineState } from './engineState';
 import { sessionLowWatermark } from './engineState';
 import type { LiveExchange } from './liveExchange';
-import { renderInput, renderOutput } from './liveExchange';
+import { largestFileRead, renderInput, renderOutput } from './liveExchange';
 import type { ArchivedExchange, ArchiveStore } from './ports';
 import { relayer } from './relayer';
 import { toolCallsOf } from './toolOutput';
@@ -45,6 +45,7 @@ function foldRows(state: EngineState, rows: Array<[number, ArchivedExchange | un
   const newest = active[active.length - 1];
   if (!newest) return;
   state.historyTokens = active.reduce((sum, [, row]) => sum + (row?.tokens ?? 0), 0);
+  state.largestFileRead = largestArchivedRead(state, active);
   const fits = workingMemory(state, active);
   // Folded or not decides the shape: once folded, working memory holds at most workingMemoryMax exchanges (budgetFit's rule).
   const live = fits.length === active.length ? fits : fits.slice(-state.settings.workingMemoryMax);
@@ -61,6 +62,17 @@ function foldRows(state: EngineState, rows: Array<[number, ArchivedExchange | un
   if (live.length === active.length) return; // all of it in working memory: nothing folded, as before any step
   state.foldedThrough = live.length > 0 ? live[0]!.seq - 1 : newest[0];
   relayer(state, live.length);
+}
+
+/** The largest file read in the archived exchanges' inputs (their calls are the previous answer's), tokens. */
+function largestArchivedRead(state: EngineState, active: Array<[number, ArchivedExchange | undefined]>): number {
+  const count = (text: string) => state.tokenizer.count(text);
+  let largest = 0;
+  for (const [i, [, row]] of active.entries()) {
+    const input = row?.full[0];
+    if (input?.role === 'user') largest = Math.max(largest, largestFileRead(input, toolCallsOf(active[i - 1]?.[1]?.full[1]), count));
+  }
+  return largest;
 }
 
 /**

@@ -82,7 +82,7 @@ export const ENGINE_SETTING_GROUPS: ReadonlyArray<{ title: string; keys: Partial
     keys: {
       contextWindow: "The model's context window, in tokens.",
       contextPreset:
-        "How far the prompt budget follows a long session: `economy` keeps the base budget (cheapest, forgets most of a long session), `balanced` grows it with the whole history, up to the window's share, once the history passes 2.5x the base, `full-recall` keeps what a sliding window would from the start (costs about full history's price on sessions that fit the window). The budget settings bound every preset; docs/bench.md has each preset's measured cost and recall.",
+        "How far the prompt budget follows a long session: `economy` keeps the base budget (cheapest, forgets most of a long session), `balanced` grows it to hold the largest file read whole, and with the whole history, up to the window's share, once the history passes 2.5x the base, `full-recall` keeps what a sliding window would from the start (costs about full history's price on sessions that fit the window). The budget settings bound every preset; docs/bench.md has each preset's measured cost and recall.",
       reservedOutputTokens: "Tokens kept free for the model's answer. Unset, a chat keeps the model's output limit, at most 16,000, and the default below applies to `strata replay` and the bench.",
       promptBudgetPercent: 'Prompt budget as a share of (window - reserved output), in percent: the high watermark at which a re-layering step hands history down.',
       promptBudgetTokens: "Strata's base budget for one prompt, in tokens: the smaller of this and the share holds while the session is short; `strata.contextPreset` decides how a long session's budget grows past it, up to the share.",

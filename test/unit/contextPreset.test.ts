@@ -9,7 +9,7 @@ import { engineSettingSpecs } from '../../src/extension/settingsSpec';
 import { buildConfigurationContribution } from '../../src/extension/settingsManifest';
 
 const at = (contextPreset: ContextPreset, more: Partial<EngineSettings> = {}) => resolveEngineSettings({ contextWindow: 200_000, contextPreset, ...more });
-const state = (settings: EngineSettings, historyTokens: number) => ({ settings, historyTokens });
+const state = (settings: EngineSettings, historyTokens: number) => ({ settings, historyTokens, largestFileRead: 0 });
 /** As far as the window lets a budget grow: promptBudgetPercent of (window - reserve). */
 const capOf = (s: EngineSettings) => Math.floor((s.promptBudgetPercent / 100) * (s.contextWindow - s.reservedOutputTokens));
 
@@ -17,9 +17,9 @@ describe('strata.contextPreset: one setting for how far the budget follows a lon
   it('maps each preset to the growth stated in contextPreset.ts, and the settings default to balanced', () => {
     expect(Object.keys(CONTEXT_PRESETS)).toEqual([...CONTEXT_PRESET_NAMES]);
     expect(CONTEXT_PRESETS).toEqual({
-      economy: { growsPast: 2.5, historyShare: 0, grownLowPercent: 30, cutsAtWindow: false },
-      balanced: { growsPast: 2.5, historyShare: 1, grownLowPercent: 50, cutsAtWindow: false },
-      'full-recall': { growsPast: 0, historyShare: 1.5, grownLowPercent: 40, cutsAtWindow: true },
+      economy: { growsPast: 2.5, historyShare: 0, grownLowPercent: 30, cutsAtWindow: false, holdsLargestRead: false },
+      balanced: { growsPast: 2.5, historyShare: 1, grownLowPercent: 50, cutsAtWindow: false, holdsLargestRead: true },
+      'full-recall': { growsPast: 0, historyShare: 1.5, grownLowPercent: 40, cutsAtWindow: true, holdsLargestRead: true },
     });
     expect(resolveEngineSettings({}).contextPreset).toBe('balanced');
     for (const name of CONTEXT_PRESET_NAMES) expect(sessionGrowth(at(name))).toBe(CONTEXT_PRESETS[name]);
@@ -55,7 +55,7 @@ describe('strata.contextPreset: one setting for how far the budget follows a lon
     expect(arrivalBudget(state(at('balanced'), 0))).toBe(base);
   });
 
-  it('full-recall keeps a first read whole that the balanced preset cuts to head and tail on arrival', async () => {
+  it('balanced and full-recall keep a first read whole that economy cuts to head and tail on arrival', async () => {
     // ~2,500 lines, ~40k characters: over a quarter of the base budget (4 characters a token), under a quarter of the window's share
     const lines = Array.from({ length: 2_500 }, (_, l) => `const value${l} = ${l};`).join('\n');
     const sent = async (contextPreset: ContextPreset) => {
@@ -64,7 +64,8 @@ describe('strata.contextPreset: one setting for how far the budget follows a lon
       return JSON.stringify(turns[1]!.request);
     };
     expect(await sent('full-recall')).toContain('const value1250 = 1250;');
-    expect(await sent('balanced')).not.toContain('const value1250 = 1250;');
+    expect(await sent('balanced')).toContain('const value1250 = 1250;');
+    expect(await sent('economy')).not.toContain('const value1250 = 1250;');
   });
 
   it('explicit budget settings bound every preset: the base, the share of the window, and a higher low watermark win', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newEngineState } from '../../src/engine/engineState';
+import { effectiveBudget, newEngineState, sessionBudget } from '../../src/engine/engineState';
 import { emptyNarrative } from '../../src/engine/narrative';
 import type { ArchivedExchange } from '../../src/engine/ports';
 import { foldFromArchive, resumeFromArchive } from '../../src/engine/resume';
@@ -143,6 +143,16 @@ describe('resumeFromArchive: the working memory it restores', () => {
     expect(base.tail.length).toBe(2);
     expect(grown.tail.length).toBeGreaterThan(base.tail.length);
     expect(grown.historyTokens).toBe(150_000);
+  });
+
+  it('sizes the base by the largest file the archived exchanges read, as the session had it', () => {
+    const big = Array.from({ length: 2_400 }, (_, l) => `const large${l} = ${l};`).join('\n');
+    const rows = [turn(1, [text('Read the renderer.')], [toolUse('r', 'Read', { file_path: 'src/large.ts' })]), turn(2, [toolResult('r', big)])];
+    const state = freshState({ contextWindow: 200_000 });
+    resumeFromArchive(state, archiveOf(rows), 's1', new Supersessions());
+    expect(state.largestFileRead).toBe(charTokenizer.count(big));
+    expect(sessionBudget(state)).toBe(Math.ceil(charTokenizer.count(big) / 0.25));
+    expect(sessionBudget(state)).toBeGreaterThan(effectiveBudget(state.settings));
   });
 
   it('stops at a row without an answer or missing from the archive: what is older is folded', () => {

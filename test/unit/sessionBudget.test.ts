@@ -3,14 +3,14 @@ import { sessionGrowth } from '../../src/engine/contextPreset';
 import { effectiveBudget, lowWatermark, sessionBudget, sessionLowWatermark } from '../../src/engine/engineState';
 import { resolveEngineSettings } from '../../src/shared/engineSettings';
 import type { Message } from '../../src/shared/messages';
-import { assistant, drive, makeEngine, text, toolResult, toolUse, user } from '../support/engineHarness';
+import { assistant, charTokenizer, drive, makeEngine, text, toolResult, toolUse, user } from '../support/engineHarness';
 
 const at200k = resolveEngineSettings({ contextWindow: 200_000 });
 const base = effectiveBudget(at200k);
 /** promptBudgetPercent of (window - reserve): as far as the window lets the budget grow. */
 const cap = Math.floor(0.8 * (200_000 - at200k.reservedOutputTokens));
 const SESSION_GROWTH = sessionGrowth(at200k);
-const state = (historyTokens: number, settings = at200k) => ({ settings, historyTokens });
+const state = (historyTokens: number, settings = at200k, largestFileRead = 0) => ({ settings, historyTokens, largestFileRead });
 
 describe('a budget that follows the session (issue 19)', () => {
   it('keeps the base budget and watermark while the history is short', () => {
@@ -34,7 +34,7 @@ describe('a budget that follows the session (issue 19)', () => {
     // full-recall grows from the first exchange, so its budget passes through 1.5x the base
     const recall = resolveEngineSettings({ contextWindow: 200_000, contextPreset: 'full-recall' });
     const g = sessionGrowth(recall);
-    const half = { settings: recall, historyTokens: Math.floor((base * 1.5) / g.historyShare) };
+    const half = { settings: recall, historyTokens: Math.floor((base * 1.5) / g.historyShare), largestFileRead: 0 };
     const midPercent = (recall.lowWatermarkPercent + g.grownLowPercent) / 2;
     expect(sessionLowWatermark(half)).toBe(Math.floor((midPercent / 100) * sessionBudget(half)));
     // balanced starts growing past 2.5x the base: its low watermark is grownLowPercent at once
@@ -43,7 +43,7 @@ describe('a budget that follows the session (issue 19)', () => {
     expect(sessionLowWatermark(state(2_000_000))).toBe(Math.floor((SESSION_GROWTH.grownLowPercent / 100) * cap));
   });
 
-  it('in a long session, sends more than the base budget and keeps a large file read whole that a short one cuts', async () => {
+  it('in a long session, sends more than the base budget: the history, past 2.5x the base', async () => {
     const { engine } = makeEngine({ contextWindow: 200_000 });
     const file = Array.from({ length: 1_500 }, (_, l) => `export const line${l} = compute(${l});`).join('\n');
     const middle = 'export const line750 = compute(750);';
@@ -56,30 +56,73 @@ describe('a budget that follows the session (issue 19)', () => {
     const turns = await drive(engine, messages);
     const first = turns[1]!;
     const last = turns[turns.length - 1]!;
-    expect(first.budget).toBeLessThanOrEqual(base);
-    expect(JSON.stringify(first.request)).not.toContain(middle.replace('compute', 'compute1'));
-    expect(last.budget).toBeGreaterThan(base);
+    // the first read already raised the base to hold it (four times its size), the history then grew past that
+    expect(last.budget).toBeGreaterThan(first.budget);
+    expect(last.budget).toBeGreaterThan(2.5 * base);
     expect(Math.max(...turns.map((t) => t.tokens))).toBeGreaterThan(base);
     expect(JSON.stringify(last.request)).toContain(middle.replace('compute', 'compute70'));
     for (const t of turns) expect(t.tokens).toBeLessThanOrEqual(t.budget);
   });
 
-  it('keeps a file read whole, however many lines, when it fits a quarter of the budget; cuts a larger one to head and tail', async () => {
-    const { engine } = makeEngine({ contextWindow: 200_000 });
+  it('keeps a file read whole, however many lines, when it fits a quarter of the budget: a larger one raises the budget to hold it, as far as the window allows', async () => {
     const lines = (n: number, tag: string) => Array.from({ length: n }, (_, l) => `const ${tag}${l} = ${l};`).join('\n');
-    // about 15 characters a line, four a token: 1,200 lines are ~4.7k tokens (under 38k / 4), 4,000 lines ~15.6k (over it)
+    // about 20 characters a line, four a token: 1,200 lines are ~6k tokens (under 38k / 4), 2,400 lines ~13.2k (over it)
     const fits = lines(1_200, 'small');
-    const over = lines(4_000, 'large');
-    const turns = await drive(engine, [
+    const over = lines(2_400, 'large');
+    const readBoth = [
       user(text('Read both files.')),
       assistant(toolUse('a', 'Read', { file_path: 'src/small.ts' }), toolUse('b', 'Read', { file_path: 'src/large.ts' })),
       user(toolResult('a', fits), toolResult('b', over)),
       assistant(text('done')),
-    ]);
-    const sent = JSON.stringify(turns[1]!.request);
-    expect(turns[1]!.budget).toBeLessThanOrEqual(base);
+    ];
+    const at200 = await drive(makeEngine({ contextWindow: 200_000 }).engine, readBoth);
+    const sent = JSON.stringify(at200[1]!.request);
     expect(sent).toContain('const small600 = 600;');
-    expect(sent).not.toContain('const large2000 = 2000;');
-    expect(sent).toContain('const large3999 = 3999;');
+    expect(sent).toContain('const large1200 = 1200;');
+    expect(at200[1]!.budget).toBeGreaterThan(base);
+    expect(at200[1]!.budget).toBeGreaterThanOrEqual(4 * 0.95 * charTokenizer.count(over));
+    // at 64k the window's share (44,646 tokens) cannot hold four times 13.2k: the large file is cut head and tail
+    const at64 = await drive(makeEngine({ contextWindow: 64_000 }).engine, readBoth);
+    const cut = JSON.stringify(at64[1]!.request);
+    expect(cut).toContain('const small600 = 600;');
+    expect(cut).not.toContain('const large1200 = 1200;');
+    expect(cut).toContain('const large2399 = 2399;');
+  });
+
+  it('sizes the base by the largest file the session read: the budget, its low watermark and the cap', () => {
+    expect(sessionBudget(state(0, at200k, 12_000))).toBe(48_000);
+    expect(sessionLowWatermark(state(0, at200k, 12_000))).toBe(Math.floor((at200k.lowWatermarkPercent / 100) * 48_000));
+    expect(sessionBudget(state(0, at200k, 5_000))).toBe(base);
+    expect(sessionBudget(state(0, at200k, 100_000))).toBe(cap);
+    // the history's growth still counts from the settings' base, and takes over once larger
+    const long = Math.floor(SESSION_GROWTH.growsPast * base) + 10_000;
+    expect(sessionBudget(state(long, at200k, 12_000))).toBe(Math.floor(SESSION_GROWTH.historyShare * long));
+  });
+
+  it('shows a large file whole in its view once its read is folded, beside the other files: the views grow by it', async () => {
+    const { engine } = makeEngine({ contextWindow: 200_000 });
+    // ~13.2k tokens: over a quarter of the base, and with the small file over the views' 35% of it (13.3k)
+    const large = Array.from({ length: 2_400 }, (_, l) => `const large${l} = ${l};`).join('\n');
+    const small = Array.from({ length: 400 }, (_, l) => `const small${l} = ${l};`).join('\n');
+    const messages: Message[] = [
+      user(text('Read the files, then run the tests.')),
+      assistant(toolUse('r', 'Read', { file_path: 'src/large.ts' })),
+      user(toolResult('r', large)),
+      assistant(toolUse('s', 'Read', { file_path: 'src/small.ts' })),
+      user(toolResult('s', small)),
+    ];
+    for (let i = 1; i <= 40; i++) {
+      messages.push(assistant(toolUse(`t${i}`, 'Bash', { command: `npm test -- part ${i}` })));
+      messages.push(user(toolResult(`t${i}`, `run ${i}: ${'ok '.repeat(2_500)}`)));
+    }
+    messages.push(assistant(text('done')));
+    const turns = await drive(engine, messages);
+    const last = turns[turns.length - 1]!;
+    const context = JSON.stringify(last.request.messages[0]);
+    // views show only folded reads: both have left working memory
+    expect(context).toContain('### src/small.ts (as shown in e3)');
+    expect(context).toContain('### src/large.ts (as shown in e2)');
+    expect(context).toContain('const large1200 = 1200;');
+    expect(context).toContain('const small200 = 200;');
   });
 });

@@ -3,7 +3,7 @@ import type { ContentBlock, Message, MessagesRequest } from '../../shared/messag
 import { toolResultText } from '../../shared/messages';
 import type { ParsedSession } from '../../shared/sessionSchema';
 import type { ArchiveStore, Logger, Tokenizer } from '../../engine/ports';
-import { growthCap, SESSION_GROWTH } from '../../engine/engineState';
+import { effectiveBudget, growthCap, SESSION_GROWTH } from '../../engine/engineState';
 import { sessionGrowth } from '../../engine/contextPreset';
 import { fileShownPart, samePath } from '../../engine/fileViews';
 import type { ToolCall } from '../../engine/toolOutput';
@@ -43,6 +43,10 @@ export interface MissedSpan {
   /** Answers between its source and the answer that quoted it. */
   ageExchanges: number;
   where: MissWhere;
+  /** Where the session stood when quoted: its history still under the preset's `growsPast` times the base budget, or past it. */
+  phase: 'base' | 'grown';
+  /** Working memory never held it: the output was cut on arrival (whether or not it has left since). */
+  cutOnArrival: boolean;
 }
 
 /** Tokens a request spent per layer, and working memory's tool outputs per kind. */
@@ -56,6 +60,8 @@ export interface PromptSpend {
 
 export interface MissedSpanReport {
   spans: number;
+  /** Probes per session and phase (`<session> base`, `<session> grown`), for recall by phase. */
+  spansBy: Record<string, number>;
   missed: MissedSpan[];
   /** What every request held, and what the requests that missed a span held. */
   spendAll: PromptSpend;
@@ -94,6 +100,9 @@ export async function missedSpans(session: ParsedSession, name: string, settings
       const text = requestText(t.assembled.request);
       const misses = probe.spans.filter((line) => !text.includes(line));
       into.spans += probe.spans.length;
+      const history = sizes.slice(0, at).reduce((a, b) => a + b, 0);
+      const phase = history > sessionGrowth(settings).growsPast * effectiveBudget(settings) ? 'grown' : 'base';
+      add(into.spansBy, `${name} ${phase}`, probe.spans.length);
       tally(into.spendAll, t.assembled.request, t.assembled.tokens, t.assembled.usage.layers, counter);
       if (misses.length > 0) tally(into.spendOnMiss, t.assembled.request, t.assembled.tokens, t.assembled.usage.layers, counter);
       for (const line of misses) {
@@ -104,9 +113,10 @@ export async function missedSpans(session: ParsedSession, name: string, settings
         const ageExchanges = answers.filter((i) => i > source.index && i < at).length;
         const shown = fileShownPart(source.call);
         const file = shown ? samePath(shown.path) : undefined;
+        const cutOnArrival = !arrivalForm(source.text, source.call, settings, budgets, seq, ports.tokenizer).includes(line);
         const where: MissWhere =
           seq > foldedThrough
-            ? !arrivalForm(source.text, source.call, settings, budgets, seq, ports.tokenizer).includes(line)
+            ? cutOnArrival
               ? 'cut on arrival'
               : new RegExp(`\\[superseded, [^\\]]*request e${seq} full`).test(text)
                 ? 'superseded in working memory'
@@ -116,7 +126,7 @@ export async function missedSpans(session: ParsedSession, name: string, settings
               : text.includes(`### ${file} (as shown in`)
                 ? 'folded, file view lacks it'
                 : 'folded, file not in views';
-        into.missed.push({ session: name, turn: t.turn, line, kind: outputKind(source.call), call: source.call ? describeCall(source.call) : 'unknown', ...(file ? { file } : {}), ageTokens, ageExchanges, where });
+        into.missed.push({ session: name, turn: t.turn, line, kind: outputKind(source.call), call: source.call ? describeCall(source.call) : 'unknown', ...(file ? { file } : {}), ageTokens, ageExchanges, where, phase, cutOnArrival });
       }
     });
   } finally {
@@ -138,7 +148,7 @@ function arrivalForm(text: string, call: ToolCall | undefined, settings: EngineS
 
 export function emptyMissedSpanReport(): MissedSpanReport {
   const spend = (): PromptSpend => ({ turns: 0, tokens: 0, layers: {}, outputs: {} });
-  return { spans: 0, missed: [], spendAll: spend(), spendOnMiss: spend() };
+  return { spans: 0, spansBy: {}, missed: [], spendAll: spend(), spendOnMiss: spend() };
 }
 
 /** The newest tool output before message `before` whose text holds `line`, with its call. */
