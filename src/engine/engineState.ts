@@ -30,6 +30,8 @@ export interface EngineState {
   historyTokens: number;
   /** Tokens of the largest file the session has read whole: the budget grows to hold it (`sessionBudget`). */
   largestFileRead: number;
+  /** The budget has grown past the base and working memory took back what the base had folded (`restoreOnGrowth`). */
+  grownRestored: boolean;
   pending?: LiveExchange;
   /** Exchanges 1..foldedThrough are represented only by L2/L3/L4 (and the archive). */
   foldedThrough: number;
@@ -64,6 +66,7 @@ export function newEngineState(settings: EngineSettings, tokenizer: Tokenizer, s
     tail: [],
     historyTokens: 0,
     largestFileRead: 0,
+    grownRestored: false,
     foldedThrough: 0,
     mode: 'full',
     pressure: 0,
@@ -172,6 +175,21 @@ export function growthCap(s: EngineSettings): number {
 export function arrivalBudget(state: GrowthState): number {
   const budget = sessionBudget(state);
   return sessionGrowth(state.settings).cutsAtWindow ? Math.max(budget, growthCap(state.settings)) : budget;
+}
+
+/**
+ * How outputs are cut on arrival now: `codeMaxLines`/`outputMaxLines` times the growth of the
+ * arrival budget over the base, and a file read that fits `wholeFileShare` of it kept whole.
+ */
+export function arrivalLimits(state: GrowthState & Pick<EngineState, 'tokenizer'>): { codeMaxLines: number; outputMaxLines: number; fileFits: (text: string) => boolean } {
+  const s = state.settings;
+  const budget = arrivalBudget(state);
+  const grown = budget / effectiveBudget(s);
+  return {
+    codeMaxLines: Math.floor(s.codeMaxLines * grown),
+    outputMaxLines: Math.floor(s.outputMaxLines * grown),
+    fileFits: (text) => state.tokenizer.count(text) <= SESSION_GROWTH.wholeFileShare * budget,
+  };
 }
 
 /** Where a re-layering step brings the prompt down to now, tokens (see SESSION_GROWTH). */

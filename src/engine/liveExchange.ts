@@ -25,6 +25,13 @@ export interface LiveExchange {
   changedFiles?: readonly string[];
 }
 
+/** How tool outputs are cut on arrival: lines of code and of other output, and whether a file read may stay whole. */
+export interface RenderLimits {
+  codeMaxLines: number;
+  outputMaxLines: number;
+  fileFits?: (text: string) => boolean;
+}
+
 /** What a call whose result the input does not carry is answered with (the API wants every call answered). */
 export const NO_RESULT_TEXT = '(no result was recorded for this call)';
 
@@ -35,11 +42,7 @@ export const NO_RESULT_TEXT = '(no result was recorded for this call)';
  * tool results) or a second result for one call becomes text holding the same output; a
  * tool_use in an input becomes text too. Nothing is dropped; the archive keeps the original.
  */
-export function renderInput(
-  message: Message,
-  calls: Map<string, ToolCall>,
-  limits: { codeMaxLines: number; outputMaxLines: number; fileFits?: (text: string) => boolean },
-): { blocks: ContentBlock[]; originals: Map<string, string> } {
+export function renderInput(message: Message, calls: Map<string, ToolCall>, limits: RenderLimits): { blocks: ContentBlock[]; originals: Map<string, string> } {
   const originals = new Map<string, string>();
   const results: ContentBlock[] = [];
   const rest: ContentBlock[] = [];
