@@ -32,6 +32,11 @@ export interface EngineState {
   largestFileRead: number;
   /** The budget has grown past the base and working memory took back what the base had folded (`restoreOnGrowth`). */
   grownRestored: boolean;
+  /**
+   * Files read whole that the settings' base could not hold whole (over `wholeFileShare` of it), by
+   * path key: tokens of the latest whole read. Replaced, never changed in place (checkpoints share it).
+   */
+  largeFileReads: Readonly<Record<string, number>>;
   pending?: LiveExchange;
   /** Exchanges 1..foldedThrough are represented only by L2/L3/L4 (and the archive). */
   foldedThrough: number;
@@ -67,6 +72,7 @@ export function newEngineState(settings: EngineSettings, tokenizer: Tokenizer, s
     historyTokens: 0,
     largestFileRead: 0,
     grownRestored: false,
+    largeFileReads: {},
     foldedThrough: 0,
     mode: 'full',
     pressure: 0,
@@ -144,13 +150,40 @@ export function sessionBase(state: Pick<EngineState, 'settings' | 'largestFileRe
 }
 
 /**
- * Room for the file views, tokens: their share of the base (`layerBudgets`), plus the largest file
- * read whole when the base grew to hold it, so that once its read is folded its view still shows it
- * whole beside the other files' views (in their share alone it would crowd them out, or not fit).
+ * Room for the file views, tokens: their share of the base (`layerBudgets`), plus `fileViewGrowth`,
+ * so that once a large file's read is folded its view still shows it whole beside the other
+ * files' views (in their share alone it would crowd them out, or not fit).
  */
-export function fileViewRoom(state: Pick<EngineState, 'settings' | 'largestFileRead'>): number {
-  const grown = sessionBase(state) > effectiveBudget(state.settings);
-  return layerBudgets(state.settings).fileViewTokens + (grown ? state.largestFileRead : 0);
+export function fileViewRoom(state: ViewGrowthState): number {
+  return layerBudgets(state.settings).fileViewTokens + fileViewGrowth(state);
+}
+
+type ViewGrowthState = Pick<EngineState, 'settings' | 'largestFileRead' | 'largeFileReads'>;
+
+/**
+ * How far the views grow past their share, tokens: when the base grew to hold a large file, every
+ * file read whole that the settings' base could not hold (`largeFileReads`; a session may read two
+ * or more, as pi-opus45 reads main.ts and tui-renderer.ts), else nothing. A step counts it outside
+ * its watermarks (budgetFit.ts): views that fill the low watermark would squeeze it to pressure 3,
+ * which sends no views at all.
+ */
+export function fileViewGrowth(state: ViewGrowthState): number {
+  if (sessionBase(state) <= effectiveBudget(state.settings)) return 0;
+  return Object.values(state.largeFileReads).reduce((sum, tokens) => sum + tokens, 0);
+}
+
+/** Records the files `reads` showed whole (path, tokens) that the settings' base could not hold whole (`largeFileReads`). */
+export function noteWholeReads(state: Pick<EngineState, 'settings' | 'pathKey' | 'largeFileReads'>, reads: ReadonlyArray<[string, number]>): void {
+  const large = SESSION_GROWTH.wholeFileShare * effectiveBudget(state.settings);
+  for (const [path, tokens] of reads) {
+    const key = state.pathKey(path);
+    if (tokens > large) state.largeFileReads = { ...state.largeFileReads, [key]: tokens };
+    else if (key in state.largeFileReads) {
+      // read whole again at a size the base holds: its view fits the views' own share
+      const { [key]: _dropped, ...rest } = state.largeFileReads;
+      state.largeFileReads = rest;
+    }
+  }
 }
 
 /** The prompt budget in force for this session now (the high watermark), tokens. */

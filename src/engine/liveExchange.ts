@@ -3,6 +3,7 @@ import { toolResultText } from '../shared/messages';
 import { withoutProtocolBlocks } from '../shared/protocolSchema';
 import { contentTokens } from './blockTokens';
 import type { ToolCall } from './toolOutput';
+import { fileShownPart } from './fileViews';
 import { compactToolOutput, describeCall, fileEditedBy, fileReadBy, isPointerTo, maskedPointer, withResultText } from './toolOutput';
 
 /**
@@ -68,6 +69,18 @@ export function renderInput(message: Message, calls: Map<string, ToolCall>, limi
     if (!originals.has(id)) results.push({ type: 'tool_result', tool_use_id: id, content: NO_RESULT_TEXT });
   }
   return { blocks: nonEmpty([...results, ...rest]), originals };
+}
+
+/** Each file `message` shows whole by a read tool (path as the call names it) with the tokens of that output. */
+export function wholeFileReads(message: Message, calls: Map<string, ToolCall>, count: (s: string) => number): Array<[string, number]> {
+  const reads: Array<[string, number]> = [];
+  for (const block of message.content) {
+    if (block.type !== 'tool_result') continue;
+    const call = calls.get(block.tool_use_id);
+    const path = fileReadBy(call);
+    if (path !== undefined && fileShownPart(call)?.whole) reads.push([path, count(toolResultText(block))]);
+  }
+  return reads;
 }
 
 /** Tokens of the largest file-read output in `message` (0 without one): what `compactToolOutput` may keep whole. */

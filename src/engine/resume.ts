@@ -1,8 +1,8 @@
 import { contentTokens } from './blockTokens';
 import type { EngineState } from './engineState';
-import { arrivalLimits, sessionBase, sessionBudget, sessionLowWatermark } from './engineState';
+import { arrivalLimits, noteWholeReads, sessionBase, sessionBudget, sessionLowWatermark } from './engineState';
 import type { LiveExchange, RenderLimits } from './liveExchange';
-import { largestFileRead, renderInput, renderOutput } from './liveExchange';
+import { largestFileRead, renderInput, renderOutput, wholeFileReads } from './liveExchange';
 import type { ArchivedExchange, ArchiveStore } from './ports';
 import { relayer } from './relayer';
 import { toolCallsOf } from './toolOutput';
@@ -66,13 +66,19 @@ function foldRows(state: EngineState, rows: Array<[number, ArchivedExchange | un
   relayer(state, live.length);
 }
 
-/** The largest file read in the archived exchanges' inputs (their calls are the previous answer's), tokens. */
+/**
+ * The largest file read in the archived exchanges' inputs (their calls are the previous answer's),
+ * tokens; the large whole reads are noted on the way (`noteWholeReads`).
+ */
 function largestArchivedRead(state: EngineState, active: Array<[number, ArchivedExchange | undefined]>): number {
   const count = (text: string) => state.tokenizer.count(text);
   let largest = 0;
   for (const [i, [, row]] of active.entries()) {
     const input = row?.full[0];
-    if (input?.role === 'user') largest = Math.max(largest, largestFileRead(input, toolCallsOf(active[i - 1]?.[1]?.full[1]), count));
+    if (input?.role !== 'user') continue;
+    const calls = toolCallsOf(active[i - 1]?.[1]?.full[1]);
+    largest = Math.max(largest, largestFileRead(input, calls, count));
+    noteWholeReads(state, wholeFileReads(input, calls, count));
   }
   return largest;
 }

@@ -145,4 +145,37 @@ describe('a budget that follows the session (issue 19)', () => {
     expect(back.length).toBeGreaterThan(3);
     for (const t of turns) expect(t.tokens).toBeLessThanOrEqual(t.budget);
   });
+  it('shows two large files whole in their views once their reads are folded: the views grow by every file the base could not hold, and a step leaves them room', async () => {
+    const { engine } = makeEngine({ contextWindow: 200_000 });
+    // ~13.2k tokens each: both over a quarter of the settings' base; together (26k) over the raised base's low watermark
+    const file = (tag: string) => Array.from({ length: 2_400 }, (_, l) => `const ${tag}${l} = ${l};`).join('\n');
+    const messages: Message[] = [
+      user(text('Read both renderers, then run the tests.')),
+      assistant(toolUse('a', 'Read', { file_path: 'src/alpha.ts' }), toolUse('b', 'Read', { file_path: 'src/beta.ts' })),
+      user(toolResult('a', file('alpha')), toolResult('b', file('beta'))),
+    ];
+    for (let i = 1; i <= 10; i++) {
+      messages.push(assistant(toolUse(`t${i}`, 'Bash', { command: `npm test -- part ${i}` })));
+      messages.push(user(toolResult(`t${i}`, `run ${i}: ${'ok '.repeat(1_300)}`)));
+    }
+    // a large answer (a plan written whole, ~17k tokens) takes the prompt past the budget: the step
+    // must keep it, so only views that count outside the watermarks survive the step
+    messages.push(assistant(toolUse('w', 'Write', { file_path: 'docs/plan.md', content: 'plan step '.repeat(7_000) })));
+    messages.push(user(toolResult('w', 'written')));
+    for (let i = 11; i <= 13; i++) {
+      messages.push(assistant(toolUse(`t${i}`, 'Bash', { command: `npm test -- part ${i}` })));
+      messages.push(user(toolResult(`t${i}`, `run ${i}: ok`)));
+    }
+    messages.push(assistant(text('done')));
+    const turns = await drive(engine, messages);
+    expect(turns.some((t) => t.events.some((e) => e.type === 'relayer'))).toBe(true);
+    const last = turns[turns.length - 1]!;
+    // still the base phase: the history has not grown past 2.5x the base
+    expect(last.budget).toBeLessThan(2.5 * base);
+    const context = JSON.stringify(last.request.messages[0]);
+    expect(context).toContain('### src/alpha.ts (as shown in e2)');
+    expect(context).toContain('### src/beta.ts (as shown in e2)');
+    expect(context).toContain('const alpha1200 = 1200;');
+    expect(context).toContain('const beta1200 = 1200;');
+  });
 });
