@@ -3,7 +3,8 @@ import type { ContextPreset, EngineSettings } from '../shared/engineSettings';
 /**
  * How the prompt budget follows a long session, per `strata.contextPreset` (issue 19). The one
  * place a preset becomes engine parameters; engineState.ts applies them.
- * - `growsPast`: the session counts as long once its tokens pass this many times the base budget.
+ * - `growsPast`: the session counts as long once its tokens pass this many times the base budget
+ *   (or once it has read whole a file the base could not hold: engineState.ts, `sessionBudget`).
  * - `historyShare`: a long session's budget is this share of its tokens (above 1 the budget runs
  *   ahead of the history, so working memory is not folded again until the history has grown into it),
  *   never below the base nor above `promptBudgetPercent` of the window.

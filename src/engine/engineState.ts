@@ -121,7 +121,8 @@ export function lowWatermark(settings: EngineSettings): number {
 
 /**
  * How the budget follows the session (issue 19). While the history is short the base budget
- * (`effectiveBudget`) holds; once the session passes `growsPast` times it, the high watermark
+ * (`effectiveBudget`) holds; once the session passes `growsPast` times it (or from the start,
+ * once it has read whole a file the base could not hold: `largeFileReads`), the high watermark
  * follows the history (`historyShare` of it, as far as `promptBudgetPercent` of the window allows),
  * and the low watermark rises from `lowWatermarkPercent` towards `grownLowPercent` of it (reached at
  * twice the base), so a long session keeps much more of its recent past verbatim. The preset
@@ -136,7 +137,7 @@ function sessionTokens(state: Pick<EngineState, 'historyTokens' | 'pending'>): n
   return state.historyTokens + (state.pending?.inputTokens ?? 0);
 }
 
-type GrowthState = Pick<EngineState, 'settings' | 'historyTokens' | 'pending' | 'largestFileRead'>;
+type GrowthState = Pick<EngineState, 'settings' | 'historyTokens' | 'pending' | 'largestFileRead' | 'largeFileReads'>;
 
 /**
  * The session's base budget, tokens: `effectiveBudget`, raised (as far as `growthCap`, under a preset
@@ -147,6 +148,11 @@ export function sessionBase(state: Pick<EngineState, 'settings' | 'largestFileRe
   const base = effectiveBudget(state.settings);
   if (!sessionGrowth(state.settings).holdsLargestRead) return base;
   return Math.max(base, Math.min(growthCap(state.settings), Math.ceil(state.largestFileRead / SESSION_GROWTH.wholeFileShare)));
+}
+
+/** Tokens of the files read whole that the settings' base could not hold (`largeFileReads`). */
+function largeReadTokens(state: Pick<EngineState, 'largeFileReads'>): number {
+  return Object.values(state.largeFileReads).reduce((sum, tokens) => sum + tokens, 0);
 }
 
 /**
@@ -169,7 +175,7 @@ type ViewGrowthState = Pick<EngineState, 'settings' | 'largestFileRead' | 'large
  */
 export function fileViewGrowth(state: ViewGrowthState): number {
   if (sessionBase(state) <= effectiveBudget(state.settings)) return 0;
-  return Object.values(state.largeFileReads).reduce((sum, tokens) => sum + tokens, 0);
+  return largeReadTokens(state);
 }
 
 /** Records the files `reads` showed whole (path, tokens) that the settings' base could not hold whole (`largeFileReads`). */
@@ -192,7 +198,12 @@ export function sessionBudget(state: GrowthState): number {
   const base = sessionBase(state);
   const growth = sessionGrowth(s);
   const session = sessionTokens(state);
-  if (session <= growth.growsPast * effectiveBudget(s)) return base;
+  // A file read whole that the settings' base could not hold marks a session on large files, whose
+  // edits quote it 50-300 exchanges on: it grows from the start, as full-recall does (no short
+  // session of the bench reads one; pi-opus45 and pi-sonnet45 do on their first turns, issue 19).
+  // Its first 95k tokens were otherwise folded at the base and quoted later.
+  const long = session > growth.growsPast * effectiveBudget(s) || largeReadTokens(state) > 0;
+  if (!long) return base;
   return Math.max(base, Math.min(growthCap(s), Math.floor(growth.historyShare * session)));
 }
 

@@ -9,7 +9,7 @@ import { engineSettingSpecs } from '../../src/extension/settingsSpec';
 import { buildConfigurationContribution } from '../../src/extension/settingsManifest';
 
 const at = (contextPreset: ContextPreset, more: Partial<EngineSettings> = {}) => resolveEngineSettings({ contextWindow: 200_000, contextPreset, ...more });
-const state = (settings: EngineSettings, historyTokens: number) => ({ settings, historyTokens, largestFileRead: 0 });
+const state = (settings: EngineSettings, historyTokens: number) => ({ settings, historyTokens, largestFileRead: 0, largeFileReads: {} });
 /** As far as the window lets a budget grow: promptBudgetPercent of (window - reserve). */
 const capOf = (s: EngineSettings) => Math.floor((s.promptBudgetPercent / 100) * (s.contextWindow - s.reservedOutputTokens));
 
