@@ -11,6 +11,16 @@ const base = effectiveBudget(at200k);
 const cap = Math.floor(0.8 * (200_000 - at200k.reservedOutputTokens));
 const SESSION_GROWTH = sessionGrowth(at200k);
 const state = (historyTokens: number, settings = at200k, largestFileRead = 0, largeFileReads: Record<string, number> = {}) => ({ settings, historyTokens, largestFileRead, largeFileReads });
+/** Exchanges that run the tests, parts `from` to `to`, each answered with `output(part)`. */
+const testRuns = (from: number, to: number, output: (part: number) => string): Message[] =>
+  Array.from({ length: to - from + 1 }, (_, k) => from + k).flatMap((i) => [assistant(toolUse(`t${i}`, 'Bash', { command: `npm test -- part ${i}` })), user(toolResult(`t${i}`, output(i)))]);
+
+/** Drives `messages` and a last 'done' answer at a 64k window: every turn, and the last request's first message (<strata_context>) as JSON. */
+async function contextAt64k(messages: Message[]) {
+  // at 64k the window's share (44,646 tokens) is the raised base: the budget cannot grow past it, so steps fold
+  const turns = await drive(makeEngine({ contextWindow: 64_000 }).engine, [...messages, assistant(text('done'))]);
+  return { turns, context: JSON.stringify(turns[turns.length - 1]!.request.messages[0]) };
+}
 
 describe('a budget that follows the session (issue 19)', () => {
   it('keeps the base budget and watermark while the history is short', () => {
@@ -110,8 +120,6 @@ describe('a budget that follows the session (issue 19)', () => {
   });
 
   it('shows a large file whole in its view once its read is folded, beside the other files: the views grow by it', async () => {
-    // at 64k the window's share (44,646 tokens) is the raised base: the budget cannot grow past it, so steps fold
-    const { engine } = makeEngine({ contextWindow: 64_000 });
     // ~10.9k tokens: over a quarter of the settings' base (40k), under a quarter of the raised one (44,646), and with the small file over the views' 35% share (14k)
     const large = Array.from({ length: 1_950 }, (_, l) => `const large${l} = ${l};`).join('\n');
     const small = Array.from({ length: 400 }, (_, l) => `const small${l} = ${l};`).join('\n');
@@ -121,21 +129,16 @@ describe('a budget that follows the session (issue 19)', () => {
       user(toolResult('r', large)),
       assistant(toolUse('s', 'Read', { file_path: 'src/small.ts' })),
       user(toolResult('s', small)),
+      ...testRuns(1, 40, (i) => `run ${i}: ${'ok '.repeat(2_500)}`),
     ];
-    for (let i = 1; i <= 40; i++) {
-      messages.push(assistant(toolUse(`t${i}`, 'Bash', { command: `npm test -- part ${i}` })));
-      messages.push(user(toolResult(`t${i}`, `run ${i}: ${'ok '.repeat(2_500)}`)));
-    }
-    messages.push(assistant(text('done')));
-    const turns = await drive(engine, messages);
-    const last = turns[turns.length - 1]!;
-    const context = JSON.stringify(last.request.messages[0]);
+    const { context } = await contextAt64k(messages);
     // views show only folded reads: both have left working memory
     expect(context).toContain('### src/small.ts (as shown in e3)');
     expect(context).toContain('### src/large.ts (as shown in e2)');
     expect(context).toContain('const large1200 = 1200;');
     expect(context).toContain('const small200 = 200;');
   });
+
   it('once the budget grows past the base, takes back into working memory exchanges the base had folded', async () => {
     const { engine } = makeEngine({ contextWindow: 200_000 });
     // ~3k tokens an output, each with a line no header or summary carries (in its middle)
@@ -156,33 +159,23 @@ describe('a budget that follows the session (issue 19)', () => {
     expect(back.length).toBeGreaterThan(3);
     for (const t of turns) expect(t.tokens).toBeLessThanOrEqual(t.budget);
   });
+
   it('shows two large files whole in their views once their reads are folded: the views grow by every file the base could not hold, and a step leaves them room', async () => {
-    // at 64k the window's share (44,646 tokens) is the raised base: the budget cannot grow past it, so steps fold
-    const { engine } = makeEngine({ contextWindow: 64_000 });
     // ~10.9k and ~10.4k tokens: both over a quarter of the settings' base; together (21k) over the raised base's low watermark (13.4k)
     const file = (tag: string) => Array.from({ length: 1_950 }, (_, l) => `const ${tag}${l} = ${l};`).join('\n');
     const messages: Message[] = [
       user(text('Read both renderers, then run the tests.')),
       assistant(toolUse('a', 'Read', { file_path: 'src/alpha.ts' }), toolUse('b', 'Read', { file_path: 'src/beta.ts' })),
       user(toolResult('a', file('alpha')), toolResult('b', file('beta'))),
+      ...testRuns(1, 10, (i) => `run ${i}: ${'ok '.repeat(1_300)}`),
+      // a large answer (a plan written whole, ~11k tokens) takes the prompt past the budget: the step
+      // must keep it, so only views that count outside the watermarks survive the step
+      assistant(toolUse('w', 'Write', { file_path: 'docs/plan.md', content: 'plan step '.repeat(4_400) })),
+      user(toolResult('w', 'written')),
+      ...testRuns(11, 13, (i) => `run ${i}: ok`),
     ];
-    for (let i = 1; i <= 10; i++) {
-      messages.push(assistant(toolUse(`t${i}`, 'Bash', { command: `npm test -- part ${i}` })));
-      messages.push(user(toolResult(`t${i}`, `run ${i}: ${'ok '.repeat(1_300)}`)));
-    }
-    // a large answer (a plan written whole, ~11k tokens) takes the prompt past the budget: the step
-    // must keep it, so only views that count outside the watermarks survive the step
-    messages.push(assistant(toolUse('w', 'Write', { file_path: 'docs/plan.md', content: 'plan step '.repeat(4_400) })));
-    messages.push(user(toolResult('w', 'written')));
-    for (let i = 11; i <= 13; i++) {
-      messages.push(assistant(toolUse(`t${i}`, 'Bash', { command: `npm test -- part ${i}` })));
-      messages.push(user(toolResult(`t${i}`, `run ${i}: ok`)));
-    }
-    messages.push(assistant(text('done')));
-    const turns = await drive(engine, messages);
+    const { turns, context } = await contextAt64k(messages);
     expect(turns.some((t) => t.events.some((e) => e.type === 'relayer'))).toBe(true);
-    const last = turns[turns.length - 1]!;
-    const context = JSON.stringify(last.request.messages[0]);
     expect(context).toContain('### src/alpha.ts (as shown in e2)');
     expect(context).toContain('### src/beta.ts (as shown in e2)');
     expect(context).toContain('const alpha1200 = 1200;');
