@@ -2,7 +2,7 @@ import type { EngineSettings } from '../shared/engineSettings';
 import type { ContentBlock } from '../shared/messages';
 import { toolResultText } from '../shared/messages';
 import type { EngineEvent } from './engineEvents';
-import { layerBudgets, sessionLowWatermark } from './engineState';
+import { fileViewGrowth, layerBudgets, sessionLowWatermark } from './engineState';
 import type { EngineState, Pressure } from './engineState';
 import type { LiveExchange } from './liveExchange';
 import { contentTokens } from './blockTokens';
@@ -31,7 +31,8 @@ export function layerToFit(state: EngineState, budget: number, turn: number, eve
    * only a floor too high for that (a tiny budget) squeezes harder, and only for this step.
    */
   const step = (keepAtMost = Infinity) => {
-    const roomy = Math.floor((low + budget) / 2);
+    // views grown past their share for large files are not working memory: the marks leave them room
+    const roomy = Math.floor((low + budget) / 2) + fileViewGrowth(state);
     let after = built;
     for (let pressure: Pressure | undefined = 0; pressure !== undefined; pressure = morePressure(pressure)) {
       const min = keepFor(pressure, s);

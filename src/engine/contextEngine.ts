@@ -7,12 +7,12 @@ import type { CondenseCall } from './condenser';
 import { condense, estimateCondense, slideWindow } from './condenser';
 import { callCost } from './engineEvents';
 import type { EngineEvent } from './engineEvents';
-import { activeHeaders, arrivalBudget, autoCondenseAt, effectiveBudget, newEngineState, resetEngineState, SESSION_GROWTH, sessionBudget } from './engineState';
+import { activeHeaders, arrivalLimits, autoCondenseAt, effectiveBudget, newEngineState, noteWholeReads, resetEngineState, sessionBase, sessionBudget } from './engineState';
 import type { EngineState } from './engineState';
 import type { Exchange } from './exchange';
 import type { FlushReport } from './archiveWriteQueue';
 import { ExchangeRecorder } from './exchangeRecorder';
-import { largestFileRead, renderInput, renderOutput } from './liveExchange';
+import { largestFileRead, renderInput, renderOutput, wholeFileReads } from './liveExchange';
 import { emptyNarrative } from './narrative';
 import type { ArchiveStore, Clock, Logger, RetrievalFormat, Summarizer, Tokenizer } from './ports';
 import { StrataError } from './ports';
@@ -29,7 +29,8 @@ import { assertValidRequest } from './requestValidity';
 import { Supersessions } from './supersessions';
 import type { Checkpoint } from './checkpoints';
 import { MAX_CHECKPOINTS, restoreCheckpoint, takeCheckpoint } from './checkpoints';
-import { foldFromArchive, resumeFromArchive } from './resume';
+import { foldFromArchive, restoreFolded, resumeFromArchive } from './resume';
+import { relayer } from './relayer';
 import { pathKeyFor } from './fileViews';
 
 export interface ContextEngineOptions {
@@ -128,11 +129,9 @@ export class ContextEngine {
     const message: Message = { role: 'user', content };
     const s = this.state.settings;
     this.state.largestFileRead = Math.max(this.state.largestFileRead, largestFileRead(message, this.lastCalls, (t) => this.state.tokenizer.count(t)));
+    noteWholeReads(this.state, wholeFileReads(message, this.lastCalls, (t) => this.state.tokenizer.count(t)));
     // Outputs are cut on arrival in proportion to the budget the session has grown to (SESSION_GROWTH).
-    const budget = arrivalBudget(this.state);
-    const grown = budget / effectiveBudget(s);
-    const fileFits = (text: string) => this.state.tokenizer.count(text) <= SESSION_GROWTH.wholeFileShare * budget;
-    const rendered = renderInput(message, this.lastCalls, { codeMaxLines: Math.floor(s.codeMaxLines * grown), outputMaxLines: Math.floor(s.outputMaxLines * grown), fileFits });
+    const rendered = renderInput(message, this.lastCalls, arrivalLimits(this.state));
     const count = (t: string) => this.state.tokenizer.count(t);
     let blocks = rendered.blocks;
     if (!this.state.task) {
@@ -214,6 +213,7 @@ export class ContextEngine {
     const events: EngineEvent[] = [];
     const condenseCalls: CondenseCall[] = [];
     const turn = pending.seq;
+    this.restoreOnGrowth(budget, turn, events);
     let built = layerToFit(state, budget, turn, events);
     // Condensing is the last resort: only a prompt that layering could not bring under the
     // condense threshold (a budget set above it, or a huge input) pays for a summarising call.
@@ -237,6 +237,23 @@ export class ContextEngine {
     const housekeepingTokens = due.length > 0 ? this.recorder.housekeepingTokens(due, this.state.narrative) : 0;
     const usage = usageOf(state, built, budget);
     return { turn, request: built.request, tokens: built.tokens, budget, usage, mode: state.mode, housekeepingDue: due, housekeepingTokens, condenseCalls, events };
+  }
+
+  /**
+   * The first time the budget grows past the base, working memory takes back what the base
+   * folded, newest first, as much as the grown budget holds (`restoreFolded`). The budget runs
+   * ahead of the history (`historyShare` 1.5), so what comes back is not folded again at once;
+   * restoring only up to the grown low watermark recalled less (issue 19).
+   */
+  private restoreOnGrowth(budget: number, turn: number, events: EngineEvent[]): void {
+    const state = this.state;
+    if (state.grownRestored || sessionBudget(state) <= sessionBase(state)) return;
+    state.grownRestored = true;
+    if (state.foldedThrough === 0) return;
+    if (restoreFolded(state, this.recorder.reader, this.options.sessionId, budget - buildTurn(state).tokens) === 0) return;
+    state.pressure = 0;
+    const masked = relayer(state, state.tail.length);
+    events.push({ type: 'relayer', turn, foldedThrough: state.foldedThrough, pressure: 0, masked });
   }
 
   /**

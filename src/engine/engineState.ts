@@ -30,6 +30,13 @@ export interface EngineState {
   historyTokens: number;
   /** Tokens of the largest file the session has read whole: the budget grows to hold it (`sessionBudget`). */
   largestFileRead: number;
+  /** The budget has grown past the base and working memory took back what the base had folded (`restoreOnGrowth`). */
+  grownRestored: boolean;
+  /**
+   * Files read whole that the settings' base could not hold whole (over `wholeFileShare` of it), by
+   * path key: tokens of the latest whole read. Replaced, never changed in place (checkpoints share it).
+   */
+  largeFileReads: Readonly<Record<string, number>>;
   pending?: LiveExchange;
   /** Exchanges 1..foldedThrough are represented only by L2/L3/L4 (and the archive). */
   foldedThrough: number;
@@ -64,6 +71,8 @@ export function newEngineState(settings: EngineSettings, tokenizer: Tokenizer, s
     tail: [],
     historyTokens: 0,
     largestFileRead: 0,
+    grownRestored: false,
+    largeFileReads: {},
     foldedThrough: 0,
     mode: 'full',
     pressure: 0,
@@ -112,7 +121,8 @@ export function lowWatermark(settings: EngineSettings): number {
 
 /**
  * How the budget follows the session (issue 19). While the history is short the base budget
- * (`effectiveBudget`) holds; once the session passes `growsPast` times it, the high watermark
+ * (`effectiveBudget`) holds; once the session passes `growsPast` times it (or from the start,
+ * once it has read whole a file the base could not hold: `largeFileReads`), the high watermark
  * follows the history (`historyShare` of it, as far as `promptBudgetPercent` of the window allows),
  * and the low watermark rises from `lowWatermarkPercent` towards `grownLowPercent` of it (reached at
  * twice the base), so a long session keeps much more of its recent past verbatim. The preset
@@ -127,7 +137,7 @@ function sessionTokens(state: Pick<EngineState, 'historyTokens' | 'pending'>): n
   return state.historyTokens + (state.pending?.inputTokens ?? 0);
 }
 
-type GrowthState = Pick<EngineState, 'settings' | 'historyTokens' | 'pending' | 'largestFileRead'>;
+type GrowthState = Pick<EngineState, 'settings' | 'historyTokens' | 'pending' | 'largestFileRead' | 'largeFileReads'>;
 
 /**
  * The session's base budget, tokens: `effectiveBudget`, raised (as far as `growthCap`, under a preset
@@ -140,14 +150,46 @@ export function sessionBase(state: Pick<EngineState, 'settings' | 'largestFileRe
   return Math.max(base, Math.min(growthCap(state.settings), Math.ceil(state.largestFileRead / SESSION_GROWTH.wholeFileShare)));
 }
 
+/** Tokens of the files read whole that the settings' base could not hold (`largeFileReads`). */
+function largeReadTokens(state: Pick<EngineState, 'largeFileReads'>): number {
+  return Object.values(state.largeFileReads).reduce((sum, tokens) => sum + tokens, 0);
+}
+
 /**
- * Room for the file views, tokens: their share of the base (`layerBudgets`), plus the largest file
- * read whole when the base grew to hold it, so that once its read is folded its view still shows it
- * whole beside the other files' views (in their share alone it would crowd them out, or not fit).
+ * Room for the file views, tokens: their share of the base (`layerBudgets`), plus `fileViewGrowth`,
+ * so that once a large file's read is folded its view still shows it whole beside the other
+ * files' views (in their share alone it would crowd them out, or not fit).
  */
-export function fileViewRoom(state: Pick<EngineState, 'settings' | 'largestFileRead'>): number {
-  const grown = sessionBase(state) > effectiveBudget(state.settings);
-  return layerBudgets(state.settings).fileViewTokens + (grown ? state.largestFileRead : 0);
+export function fileViewRoom(state: ViewGrowthState): number {
+  return layerBudgets(state.settings).fileViewTokens + fileViewGrowth(state);
+}
+
+type ViewGrowthState = Pick<EngineState, 'settings' | 'largestFileRead' | 'largeFileReads'>;
+
+/**
+ * How far the views grow past their share, tokens: when the base grew to hold a large file, every
+ * file read whole that the settings' base could not hold (`largeFileReads`; a session may read two
+ * or more, as pi-opus45 reads main.ts and tui-renderer.ts), else nothing. A step counts it outside
+ * its watermarks (budgetFit.ts): views that fill the low watermark would squeeze it to pressure 3,
+ * which sends no views at all.
+ */
+export function fileViewGrowth(state: ViewGrowthState): number {
+  if (sessionBase(state) <= effectiveBudget(state.settings)) return 0;
+  return largeReadTokens(state);
+}
+
+/** Records the files `reads` showed whole (path, tokens) that the settings' base could not hold whole (`largeFileReads`). */
+export function noteWholeReads(state: Pick<EngineState, 'settings' | 'pathKey' | 'largeFileReads'>, reads: ReadonlyArray<[string, number]>): void {
+  const large = SESSION_GROWTH.wholeFileShare * effectiveBudget(state.settings);
+  for (const [path, tokens] of reads) {
+    const key = state.pathKey(path);
+    if (tokens > large) state.largeFileReads = { ...state.largeFileReads, [key]: tokens };
+    else if (key in state.largeFileReads) {
+      // read whole again at a size the base holds: its view fits the views' own share
+      const { [key]: _dropped, ...rest } = state.largeFileReads;
+      state.largeFileReads = rest;
+    }
+  }
 }
 
 /** The prompt budget in force for this session now (the high watermark), tokens. */
@@ -156,7 +198,12 @@ export function sessionBudget(state: GrowthState): number {
   const base = sessionBase(state);
   const growth = sessionGrowth(s);
   const session = sessionTokens(state);
-  if (session <= growth.growsPast * effectiveBudget(s)) return base;
+  // A file read whole that the settings' base could not hold marks a session on large files, whose
+  // edits quote it 50-300 exchanges on: it grows from the start, as full-recall does (no short
+  // session of the bench reads one; pi-opus45 and pi-sonnet45 do on their first turns, issue 19).
+  // Its first 95k tokens were otherwise folded at the base and quoted later.
+  const long = session > growth.growsPast * effectiveBudget(s) || largeReadTokens(state) > 0;
+  if (!long) return base;
   return Math.max(base, Math.min(growthCap(s), Math.floor(growth.historyShare * session)));
 }
 
@@ -172,6 +219,21 @@ export function growthCap(s: EngineSettings): number {
 export function arrivalBudget(state: GrowthState): number {
   const budget = sessionBudget(state);
   return sessionGrowth(state.settings).cutsAtWindow ? Math.max(budget, growthCap(state.settings)) : budget;
+}
+
+/**
+ * How outputs are cut on arrival now: `codeMaxLines`/`outputMaxLines` times the growth of the
+ * arrival budget over the base, and a file read that fits `wholeFileShare` of it kept whole.
+ */
+export function arrivalLimits(state: GrowthState & Pick<EngineState, 'tokenizer'>): { codeMaxLines: number; outputMaxLines: number; fileFits: (text: string) => boolean } {
+  const s = state.settings;
+  const budget = arrivalBudget(state);
+  const grown = budget / effectiveBudget(s);
+  return {
+    codeMaxLines: Math.floor(s.codeMaxLines * grown),
+    outputMaxLines: Math.floor(s.outputMaxLines * grown),
+    fileFits: (text) => state.tokenizer.count(text) <= SESSION_GROWTH.wholeFileShare * budget,
+  };
 }
 
 /** Where a re-layering step brings the prompt down to now, tokens (see SESSION_GROWTH). */

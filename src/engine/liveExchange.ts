@@ -3,6 +3,7 @@ import { toolResultText } from '../shared/messages';
 import { withoutProtocolBlocks } from '../shared/protocolSchema';
 import { contentTokens } from './blockTokens';
 import type { ToolCall } from './toolOutput';
+import { fileShownPart } from './fileViews';
 import { compactToolOutput, describeCall, fileEditedBy, fileReadBy, isPointerTo, maskedPointer, withResultText } from './toolOutput';
 
 /**
@@ -25,6 +26,13 @@ export interface LiveExchange {
   changedFiles?: readonly string[];
 }
 
+/** How tool outputs are cut on arrival: lines of code and of other output, and whether a file read may stay whole. */
+export interface RenderLimits {
+  codeMaxLines: number;
+  outputMaxLines: number;
+  fileFits?: (text: string) => boolean;
+}
+
 /** What a call whose result the input does not carry is answered with (the API wants every call answered). */
 export const NO_RESULT_TEXT = '(no result was recorded for this call)';
 
@@ -35,11 +43,7 @@ export const NO_RESULT_TEXT = '(no result was recorded for this call)';
  * tool results) or a second result for one call becomes text holding the same output; a
  * tool_use in an input becomes text too. Nothing is dropped; the archive keeps the original.
  */
-export function renderInput(
-  message: Message,
-  calls: Map<string, ToolCall>,
-  limits: { codeMaxLines: number; outputMaxLines: number; fileFits?: (text: string) => boolean },
-): { blocks: ContentBlock[]; originals: Map<string, string> } {
+export function renderInput(message: Message, calls: Map<string, ToolCall>, limits: RenderLimits): { blocks: ContentBlock[]; originals: Map<string, string> } {
   const originals = new Map<string, string>();
   const results: ContentBlock[] = [];
   const rest: ContentBlock[] = [];
@@ -65,6 +69,18 @@ export function renderInput(
     if (!originals.has(id)) results.push({ type: 'tool_result', tool_use_id: id, content: NO_RESULT_TEXT });
   }
   return { blocks: nonEmpty([...results, ...rest]), originals };
+}
+
+/** Each file `message` shows whole by a read tool (path as the call names it) with the tokens of that output. */
+export function wholeFileReads(message: Message, calls: Map<string, ToolCall>, count: (s: string) => number): Array<[string, number]> {
+  const reads: Array<[string, number]> = [];
+  for (const block of message.content) {
+    if (block.type !== 'tool_result') continue;
+    const call = calls.get(block.tool_use_id);
+    const path = fileReadBy(call);
+    if (path !== undefined && fileShownPart(call)?.whole) reads.push([path, count(toolResultText(block))]);
+  }
+  return reads;
 }
 
 /** Tokens of the largest file-read output in `message` (0 without one): what `compactToolOutput` may keep whole. */

@@ -1,8 +1,8 @@
 import { contentTokens } from './blockTokens';
 import type { EngineState } from './engineState';
-import { sessionLowWatermark } from './engineState';
-import type { LiveExchange } from './liveExchange';
-import { largestFileRead, renderInput, renderOutput } from './liveExchange';
+import { arrivalLimits, noteWholeReads, sessionBase, sessionBudget, sessionLowWatermark } from './engineState';
+import type { LiveExchange, RenderLimits } from './liveExchange';
+import { largestFileRead, renderInput, renderOutput, wholeFileReads } from './liveExchange';
 import type { ArchivedExchange, ArchiveStore } from './ports';
 import { relayer } from './relayer';
 import { toolCallsOf } from './toolOutput';
@@ -58,19 +58,27 @@ function foldRows(state: EngineState, rows: Array<[number, ArchivedExchange | un
     if (index === 0 && row?.full[0]) state.task = renderInput(row.full[0], new Map(), state.settings).blocks;
   }
   state.tail = live;
+  // working memory is already what a grown budget holds: no restore on the next turn (`restoreFolded`)
+  state.grownRestored = sessionBudget(state) > sessionBase(state);
   for (const exchange of live) state.fileViews.observe(exchange);
   if (live.length === active.length) return; // all of it in working memory: nothing folded, as before any step
   state.foldedThrough = live.length > 0 ? live[0]!.seq - 1 : newest[0];
   relayer(state, live.length);
 }
 
-/** The largest file read in the archived exchanges' inputs (their calls are the previous answer's), tokens. */
+/**
+ * The largest file read in the archived exchanges' inputs (their calls are the previous answer's),
+ * tokens; the large whole reads are noted on the way (`noteWholeReads`).
+ */
 function largestArchivedRead(state: EngineState, active: Array<[number, ArchivedExchange | undefined]>): number {
   const count = (text: string) => state.tokenizer.count(text);
   let largest = 0;
   for (const [i, [, row]] of active.entries()) {
     const input = row?.full[0];
-    if (input?.role === 'user') largest = Math.max(largest, largestFileRead(input, toolCallsOf(active[i - 1]?.[1]?.full[1]), count));
+    if (input?.role !== 'user') continue;
+    const calls = toolCallsOf(active[i - 1]?.[1]?.full[1]);
+    largest = Math.max(largest, largestFileRead(input, calls, count));
+    noteWholeReads(state, wholeFileReads(input, calls, count));
   }
   return largest;
 }
@@ -78,20 +86,46 @@ function largestArchivedRead(state: EngineState, active: Array<[number, Archived
 /**
  * The newest archived exchanges, rendered as working memory held them, as many as fit under the
  * low watermark of the budget the session had grown to: a reload or a reopened session goes on
- * with its recent past verbatim instead of only headers and summaries. Stops at a row missing
- * from the archive or without an answer (an exchange in working memory is a whole turn).
+ * with its recent past verbatim instead of only headers and summaries.
  */
 function workingMemory(state: EngineState, active: Array<[number, ArchivedExchange | undefined]>): LiveExchange[] {
+  return newestThatFit(state, active, sessionLowWatermark(state), state.settings);
+}
+
+/**
+ * Once the budget has grown past the base (`sessionBudget`), working memory takes back, newest
+ * first, the exchanges folded while the base held, as many as fit in `room` tokens, rendered as
+ * an input arriving now would be (`arrivalLimits`). A long session's first 95k tokens were folded
+ * at the base budget, and its later edits quote them (issue 19). Exchanges a condense replaced
+ * stay folded. Returns how many came back; the caller re-layers.
+ */
+export function restoreFolded(state: EngineState, archive: Reader, sessionId: string, room: number): number {
+  const first = (state.condensed?.throughSeq ?? 0) + 1;
+  const rows: Array<[number, ArchivedExchange | undefined]> = [];
+  // headers have a hole where an exchange was superseded: it left the conversation
+  for (let seq = first; seq <= state.foldedThrough; seq++) if (state.headers[seq - 1]) rows.push([seq, archive.get(sessionId, seq)]);
+  const back = newestThatFit(state, rows, room, arrivalLimits(state));
+  if (back.length === 0) return 0;
+  state.tail = [...back, ...state.tail];
+  state.foldedThrough = back[0]!.seq - 1;
+  return back.length;
+}
+
+/**
+ * The newest of `rows` rendered as working memory holds them, as many as fit in `room` tokens.
+ * Stops at a row missing from the archive or without an answer (an exchange in working memory
+ * is a whole turn).
+ */
+function newestThatFit(state: EngineState, rows: Array<[number, ArchivedExchange | undefined]>, room: number, limits: RenderLimits): LiveExchange[] {
   const count = (text: string) => state.tokenizer.count(text);
-  const room = sessionLowWatermark(state);
   const kept: LiveExchange[] = [];
   let used = 0;
-  for (let i = active.length - 1; i >= 0; i--) {
-    const [seq, row] = active[i]!;
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const [seq, row] = rows[i]!;
     const [input, answer] = row?.full ?? [];
     if (!row || !input || !answer || input.role !== 'user' || answer.role !== 'assistant') break;
-    const calls = toolCallsOf(active[i - 1]?.[1]?.full[1]);
-    const rendered = renderInput(input, calls, state.settings);
+    const calls = toolCallsOf(rows[i - 1]?.[1]?.full[1]);
+    const rendered = renderInput(input, calls, limits);
     const output = renderOutput(answer);
     const inputTokens = contentTokens(rendered.blocks, count);
     const outputTokens = contentTokens(output, count);

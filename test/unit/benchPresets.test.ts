@@ -44,11 +44,12 @@ describe('bench --presets: Strata under every strata.contextPreset, the rivals o
     expect([ownLong.cost, ownLong.span, ownLong.met]).toEqual([strata(long[0]!.pooled).costVsFull, strata(long[0]!.pooled).spanRecall, long[0]!.verdict.met]);
   });
 
-  it('runs each preset with its own growth: on the long session the budget grows economy < balanced < full-recall', async () => {
+  it('runs each preset with its own growth: on the long session the budget grows economy < balanced <= full-recall', async () => {
     const { presets } = await run;
     const budget = (preset: string) => presets.find((p) => p.panel === 'long' && p.preset === preset)!.budget;
     expect(budget('economy')).toBeLessThan(budget('balanced'));
-    expect(budget('balanced')).toBeLessThan(budget('full-recall'));
+    // both run half ahead of the history; full-recall from the first exchange, balanced once it is long
+    expect(budget('balanced')).toBeLessThanOrEqual(budget('full-recall'));
     const cost = (preset: string) => presets.find((p) => p.panel === 'long' && p.preset === preset)!.cost;
     expect(cost('economy')).toBeLessThan(cost('full-recall'));
   });

@@ -71,7 +71,8 @@ describe('ContextEngine in layered mode', () => {
   });
 
   it('steps between watermarks: past the budget, the oldest exchanges go down until the prompt is under the low mark', async () => {
-    const { engine } = makeEngine({ promptBudgetTokens: 6_000, lowWatermarkPercent: 40 });
+    // economy: the base budget's steps throughout (under balanced this session grows past 2.5x the base)
+    const { engine } = makeEngine({ promptBudgetTokens: 6_000, lowWatermarkPercent: 40, contextPreset: 'economy' });
     const turns = await drive(engine, syntheticSession(60));
     const steps = turns.filter((t) => t.events.some((e) => e.type === 'relayer'));
     expect(steps.length).toBeGreaterThan(1);

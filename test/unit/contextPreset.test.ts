@@ -9,7 +9,7 @@ import { engineSettingSpecs } from '../../src/extension/settingsSpec';
 import { buildConfigurationContribution } from '../../src/extension/settingsManifest';
 
 const at = (contextPreset: ContextPreset, more: Partial<EngineSettings> = {}) => resolveEngineSettings({ contextWindow: 200_000, contextPreset, ...more });
-const state = (settings: EngineSettings, historyTokens: number) => ({ settings, historyTokens, largestFileRead: 0 });
+const state = (settings: EngineSettings, historyTokens: number) => ({ settings, historyTokens, largestFileRead: 0, largeFileReads: {} });
 /** As far as the window lets a budget grow: promptBudgetPercent of (window - reserve). */
 const capOf = (s: EngineSettings) => Math.floor((s.promptBudgetPercent / 100) * (s.contextWindow - s.reservedOutputTokens));
 
@@ -18,7 +18,7 @@ describe('strata.contextPreset: one setting for how far the budget follows a lon
     expect(Object.keys(CONTEXT_PRESETS)).toEqual([...CONTEXT_PRESET_NAMES]);
     expect(CONTEXT_PRESETS).toEqual({
       economy: { growsPast: 2.5, historyShare: 0, grownLowPercent: 30, cutsAtWindow: false, holdsLargestRead: false },
-      balanced: { growsPast: 2.5, historyShare: 1, grownLowPercent: 50, cutsAtWindow: false, holdsLargestRead: true },
+      balanced: { growsPast: 2.5, historyShare: 1.5, grownLowPercent: 50, cutsAtWindow: false, holdsLargestRead: true },
       'full-recall': { growsPast: 0, historyShare: 1.5, grownLowPercent: 40, cutsAtWindow: true, holdsLargestRead: true },
     });
     expect(resolveEngineSettings({}).contextPreset).toBe('balanced');
@@ -36,8 +36,10 @@ describe('strata.contextPreset: one setting for how far the budget follows a lon
     const g = sessionGrowth(s);
     const base = effectiveBudget(s);
     expect(sessionBudget(state(s, Math.floor(g.growsPast * base)))).toBe(base);
-    const long = Math.floor(g.growsPast * base) + 20_000;
+    // just past it, under the window's share
+    const long = Math.floor(g.growsPast * base) + 2_000;
     expect(sessionBudget(state(s, long))).toBe(Math.floor(g.historyShare * long));
+    expect(sessionBudget(state(s, long))).toBeLessThan(capOf(s));
   });
 
   it('full-recall runs ahead of the history from the start (never below the base), to the window\'s share, keeps grownLowPercent of it at a step, and cuts outputs against that share', () => {
