@@ -48,7 +48,7 @@ function visible(): string {
 function failNextAssembly(reason: unknown): void {
   const engine = session.engine;
   const assemble = engine.assemble.bind(engine);
-  engine.assemble = async (signal) => {
+  engine.assemble = async () => {
     engine.assemble = assemble;
     return Promise.reject(reason);
   };
@@ -98,7 +98,7 @@ describe('a turn that fails before or during its model call', () => {
     const assemble = engine.assemble.bind(engine);
     engine.assemble = async (signal) => {
       const turn = await assemble(signal);
-      return { ...turn, events: [...turn.events, { type: 'warning', message: 'assembled under test' }] };
+      return { ...turn, events: [...turn.events, { type: 'warning', turn: turn.turn, message: 'assembled under test' }] };
     };
     server.enqueue(textAnswer('Answer.'));
     await session.task.send('hello');
