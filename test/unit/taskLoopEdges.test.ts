@@ -177,6 +177,13 @@ describe('owed results and caps, exactly', () => {
     expect(input.content.map((b) => b.type)).toEqual(['tool_result', 'text', 'text']);
     expect(texts(input)[0]).toBe('go on');
     expect(requestProblems(bodies()[1]!)).toEqual([]);
+    // owed once: the message after carries no result again
+    server.enqueue(textAnswer('Still done.'));
+    await session.task.send('and then?');
+    expect(results(lastUser(bodies()[2]!))).toEqual([]);
+    // nor does the exchange the engine and the archive got (the engine drops a result answering no call)
+    expect(results(ofType('exchange').at(-1)!.input)).toEqual([]);
+    expect(requestProblems(bodies()[2]!)).toEqual([]);
   });
 
   it('a tool call that ran gets a plain result; a recall cut by max_tokens is not run, whatever the recall count says', async () => {

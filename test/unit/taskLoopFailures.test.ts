@@ -107,6 +107,25 @@ describe('a turn that fails before or during its model call', () => {
     expect(i).toBeLessThan(events.findIndex((e) => e.type === 'request'));
   });
 
+  it('the engine events of the assembly after an emergency condense reach the listeners too', async () => {
+    session = await open();
+    server.enqueue(textAnswer('One.'), faults.promptTooLong(250_000, 200_000), textAnswer('After condensing.'));
+    await session.task.send('one');
+    const engine = session.engine;
+    const assemble = engine.assemble.bind(engine);
+    let calls = 0;
+    engine.assemble = async (signal) => {
+      const turn = await assemble(signal);
+      calls += 1;
+      return { ...turn, events: [...turn.events, { type: 'warning', turn: turn.turn, message: `assembly ${calls}` }] };
+    };
+    events = [];
+    await session.task.send('two');
+    const warnings = events.flatMap((e) => (e.type === 'engine' && e.event.type === 'warning' ? [e.event.message] : []));
+    expect(warnings.filter((m) => m.startsWith('assembly '))).toEqual(['assembly 1', 'assembly 2']);
+    expect(visible()).toBe('After condensing.');
+  });
+
   it('a model client failing with an error of its own (not a ModelError): the turn fails, nothing partial is kept', async () => {
     const real = new AnthropicModelClient({ apiKey: 'sk-ant-test-own-error', baseURL: server.url, maxRetries: 0 });
     let fail = true;

@@ -102,6 +102,19 @@ describe('a Task with only its required parts', () => {
     expect(events.at(-1)).toEqual({ type: 'idle', reason: 'answered' });
   });
 
+  it('an unsubscribed listener hears nothing more; the session cost adds up every call', async () => {
+    const heard: string[] = [];
+    const off = task.onEvent((e) => heard.push(e.type));
+    server.enqueue(textAnswer('One.', { input_tokens: 1_000, output_tokens: 10 }), textAnswer('Two.', { input_tokens: 2_000, output_tokens: 20 }));
+    await task.send('one');
+    const once = heard.length;
+    expect(once).toBeGreaterThan(0);
+    off();
+    await task.send('two');
+    expect(heard).toHaveLength(once);
+    expect(task.sessionCost.totals).toMatchObject({ turns: 2, usage: { inputTokens: 3_000, outputTokens: 30 } });
+  });
+
   it('reports the time the engine took to assemble and the time the model took, apart', async () => {
     const assemble = engine.assemble.bind(engine);
     engine.assemble = async (signal) => {
