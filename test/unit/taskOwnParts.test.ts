@@ -102,6 +102,13 @@ describe('a Task with only its required parts', () => {
     expect(events.at(-1)).toEqual({ type: 'idle', reason: 'answered' });
   });
 
+  it('a failed turn without a redactor reports the API\'s message as it came', async () => {
+    server.enqueue({ fault: 'status', status: 400, errorType: 'invalid_request_error', message: 'the request named token-1234' });
+    await task.send('hello');
+    expect(events.find((e) => e.type === 'error')).toEqual({ type: 'error', code: 'model_bad_request', message: expect.stringContaining('the request named token-1234') });
+    expect(events.at(-1)).toEqual({ type: 'idle', reason: 'failed' });
+  });
+
   it('an unsubscribed listener hears nothing more; the session cost adds up every call', async () => {
     const heard: string[] = [];
     const off = task.onEvent((e) => heard.push(e.type));
