@@ -129,6 +129,18 @@ describe('what each exchange began with', () => {
   });
 });
 
+describe('the environment of a tool step', () => {
+  it('an unchanged terminal tail is left out, and the rest of the environment still goes', async () => {
+    await live.open({ environment: () => ({ terminalOutput: '$ npm test\nFAIL a.test.ts', activeFile: 'src/a.ts' }) });
+    live.server.enqueue(toolAnswer('read_file', { path: 'src/a.ts' }), textAnswer('Read.'));
+    await live.session.task.send('read a');
+    const [first, step] = live.bodies().map((b) => texts(lastUser(b)).join('\n'));
+    expect(first).toContain('FAIL a.test.ts');
+    expect(step).not.toContain('FAIL a.test.ts');
+    expect(step).toMatch(/<environment>\nTime: .*\nActive file: src\/a\.ts\n<\/environment>/);
+  });
+});
+
 describe('owed results and caps, exactly', () => {
   it('after the step limit, the next message is the owed results, then the user\'s words: nothing of the stopped step\'s environment', async () => {
     await live.open({ maxSteps: 1, environment: () => ({ terminalOutput: `$ date\n${live.server.messageRequests.length}` }) });
