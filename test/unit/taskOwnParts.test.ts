@@ -102,6 +102,12 @@ describe('a Task with only its required parts', () => {
     expect(events.at(-1)).toEqual({ type: 'idle', reason: 'answered' });
   });
 
+  it('a message with no words of the user\'s own is announced with an empty text', async () => {
+    server.enqueue(textAnswer('Nothing to answer.'));
+    await task.send('   ');
+    expect(events.find((e) => e.type === 'user_message')).toEqual({ type: 'user_message', turn: 1, text: '' });
+  });
+
   it('a failed turn without a redactor reports the API\'s message as it came', async () => {
     server.enqueue({ fault: 'status', status: 400, errorType: 'invalid_request_error', message: 'the request named token-1234' });
     await task.send('hello');
