@@ -108,6 +108,23 @@ describe('a Task with only its required parts', () => {
     expect(events.find((e) => e.type === 'user_message')).toEqual({ type: 'user_message', turn: 1, text: '' });
   });
 
+  it('a signal the caller keeps for many messages holds no listener of the finished ones', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const kept = new AbortController();
+      for (let i = 0; i < 12; i++) server.enqueue(textAnswer(`Answer ${i}.`));
+      for (let i = 0; i < 12; i++) await task.send(`message ${i}`, kept.signal);
+      // Node reports an EventTarget with more than 10 listeners of one event on the next tick
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.map((w) => w.name)).toEqual([]);
+    expect(events.filter((e) => e.type === 'idle')).toHaveLength(12);
+  });
+
   it('a failed turn without a redactor reports the API\'s message as it came', async () => {
     server.enqueue({ fault: 'status', status: 400, errorType: 'invalid_request_error', message: 'the request named token-1234' });
     await task.send('hello');
