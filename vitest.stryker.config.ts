@@ -11,6 +11,7 @@ import { testFilesLeftOut, testFilesOnly } from './scripts/mutationTests.mjs';
  * two instead of after a minute of these. The order changes no result, only when it is known.
  */
 const SLOW_LAST = [
+  'modelWaits', // waits real seconds (a retry-after, header timeouts)
   'benchSweep',
   'archiveLayers',
   'requestValidity', // 6 s (fuzzing)

@@ -89,7 +89,7 @@ export const ONLY_TESTS = {
   'task-rest': ['environment.test.ts', 'environmentEdges.test.ts', 'fileContextTrackerEdges.test.ts', 'taskPorts.test.ts', 'pricingTable.test.ts', 'toolDefinitions.test.ts', 'mentions.test.ts', 'mentionItems.test.ts', 'modelProfiles.test.ts', 'pricing.test.ts', 'stopNotices.test.ts', 'toolsTracker.test.ts', 'anthropicModelClient.test.ts', 'anthropicModelClientEdges.test.ts', 'streamedAnswer.test.ts'],
   // the loop is tested only through whole sessions over the local Messages API server; the editor
   // controller's files (chatController, archiveStatus ...) reach it the same way and are left out
-  'task-loop': ['taskLoop.test.ts', 'taskLoopLimits.test.ts', 'taskProtocol.test.ts', 'taskRedaction.test.ts', 'taskResend.test.ts', 'taskStopReasons.test.ts', 'taskTerminal.test.ts', 'modelWaits.test.ts', 'condenseSaving.test.ts', 'sessionRestore.test.ts'],
+  'task-loop': ['taskLoop.test.ts', 'taskLoopLimits.test.ts', 'taskProtocol.test.ts', 'taskRedaction.test.ts', 'taskResend.test.ts', 'taskStopReasons.test.ts', 'taskTerminal.test.ts', 'modelWaits.test.ts', 'condenseSaving.test.ts', 'sessionRestore.test.ts', 'taskLoopEdges.test.ts', 'taskLoopFailures.test.ts', 'taskOwnParts.test.ts'],
 };
 
 /** The only test files (in test/unit) a run of `group` loads, or undefined for all but those left out. */
