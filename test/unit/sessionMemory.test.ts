@@ -96,6 +96,8 @@ describe('SessionMemory', () => {
     expect(global.values.get('strata.modelWindows')).toBe(stored); // the same object: not written again
     m.rememberModelWindow('', 'claude-x', { ...window, contextWindow: 400_000 });
     expect(m.modelWindow('', 'claude-x')?.contextWindow).toBe(400_000);
+    m.rememberModelWindow('', 'claude-x', { contextWindow: 400_000, maxOutputTokens: 32_000 });
+    expect(m.modelWindow('', 'claude-x')?.maxOutputTokens).toBe(32_000);
     for (let i = 0; i < 20; i++) m.rememberModelWindow('', `model-${i}`, window);
     expect(m.modelWindow('', 'claude-x')).toBeUndefined();
     expect(m.modelWindow('', 'model-0')).toEqual(window);
