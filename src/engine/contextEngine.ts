@@ -7,12 +7,12 @@ import type { CondenseCall } from './condenser';
 import { condense, estimateCondense, slideWindow } from './condenser';
 import { callCost } from './engineEvents';
 import type { EngineEvent } from './engineEvents';
-import { activeHeaders, arrivalLimits, autoCondenseAt, effectiveBudget, newEngineState, noteWholeReads, resetEngineState, sessionBase, sessionBudget } from './engineState';
+import { activeHeaders, arrivalLimits, autoCondenseAt, effectiveBudget, newEngineState, noteFileReads, resetEngineState, sessionBase, sessionBudget } from './engineState';
 import type { EngineState } from './engineState';
 import type { Exchange } from './exchange';
 import type { FlushReport } from './archiveWriteQueue';
 import { ExchangeRecorder } from './exchangeRecorder';
-import { largestFileRead, renderInput, renderOutput, wholeFileReads } from './liveExchange';
+import { fileReadsShown, renderInput, renderOutput } from './liveExchange';
 import { emptyNarrative } from './narrative';
 import type { ArchiveStore, Clock, Logger, RetrievalFormat, Summarizer, Tokenizer } from './ports';
 import { StrataError } from './ports';
@@ -128,8 +128,7 @@ export class ContextEngine {
     this.pendingRetrieval = undefined;
     const message: Message = { role: 'user', content };
     const s = this.state.settings;
-    this.state.largestFileRead = Math.max(this.state.largestFileRead, largestFileRead(message, this.lastCalls, (t) => this.state.tokenizer.count(t)));
-    noteWholeReads(this.state, wholeFileReads(message, this.lastCalls, (t) => this.state.tokenizer.count(t)));
+    noteFileReads(this.state, fileReadsShown(message, this.lastCalls, (t) => this.state.tokenizer.count(t)));
     // Outputs are cut on arrival in proportion to the budget the session has grown to (SESSION_GROWTH).
     const rendered = renderInput(message, this.lastCalls, arrivalLimits(this.state));
     const count = (t: string) => this.state.tokenizer.count(t);

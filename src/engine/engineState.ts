@@ -2,7 +2,7 @@ import type { ContentBlock, TextBlock, ToolDefinition } from '../shared/messages
 import type { EngineSettings } from '../shared/engineSettings';
 import type { ArchiveBlockParts, HeaderRecord } from './archiveBlock';
 import { HeaderLines } from './archiveBlock';
-import type { LiveExchange } from './liveExchange';
+import type { FileReadShown, LiveExchange } from './liveExchange';
 import type { Narrative } from './narrative';
 import type { Tokenizer } from './ports';
 import { ReferenceIndex } from './referenceIndex';
@@ -178,10 +178,15 @@ export function fileViewGrowth(state: ViewGrowthState): number {
   return largeReadTokens(state);
 }
 
-/** Records the files `reads` showed whole (path, tokens) that the settings' base could not hold whole (`largeFileReads`). */
-export function noteWholeReads(state: Pick<EngineState, 'settings' | 'pathKey' | 'largeFileReads'>, reads: ReadonlyArray<[string, number]>): void {
+/**
+ * Records what file reads showed: the largest output (`largestFileRead`), and the files shown whole
+ * that the settings' base could not hold whole (`largeFileReads`).
+ */
+export function noteFileReads(state: Pick<EngineState, 'settings' | 'pathKey' | 'largestFileRead' | 'largeFileReads'>, reads: readonly FileReadShown[]): void {
   const large = SESSION_GROWTH.wholeFileShare * effectiveBudget(state.settings);
-  for (const [path, tokens] of reads) {
+  for (const { path, tokens, whole } of reads) {
+    state.largestFileRead = Math.max(state.largestFileRead, tokens);
+    if (!whole) continue;
     const key = state.pathKey(path);
     if (tokens > large) state.largeFileReads = { ...state.largeFileReads, [key]: tokens };
     else if (key in state.largeFileReads) {

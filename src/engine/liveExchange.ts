@@ -71,25 +71,23 @@ export function renderInput(message: Message, calls: Map<string, ToolCall>, limi
   return { blocks: nonEmpty([...results, ...rest]), originals };
 }
 
-/** Each file `message` shows whole by a read tool (path as the call names it) with the tokens of that output. */
-export function wholeFileReads(message: Message, calls: Map<string, ToolCall>, count: (s: string) => number): Array<[string, number]> {
-  const reads: Array<[string, number]> = [];
+/** A file a read tool showed in an input: the path as the call names it, the tokens of the output, whether it was the whole file. */
+export interface FileReadShown {
+  path: string;
+  tokens: number;
+  whole: boolean;
+}
+
+/** The file reads `message` answers (`calls` are the previous answer's), each output counted once. */
+export function fileReadsShown(message: Message, calls: Map<string, ToolCall>, count: (s: string) => number): FileReadShown[] {
+  const reads: FileReadShown[] = [];
   for (const block of message.content) {
     if (block.type !== 'tool_result') continue;
     const call = calls.get(block.tool_use_id);
     const path = fileReadBy(call);
-    if (path !== undefined && fileShownPart(call)?.whole) reads.push([path, count(toolResultText(block))]);
+    if (path !== undefined) reads.push({ path, tokens: count(toolResultText(block)), whole: fileShownPart(call)?.whole === true });
   }
   return reads;
-}
-
-/** Tokens of the largest file-read output in `message` (0 without one): what `compactToolOutput` may keep whole. */
-export function largestFileRead(message: Message, calls: Map<string, ToolCall>, count: (s: string) => number): number {
-  let largest = 0;
-  for (const block of message.content) {
-    if (block.type === 'tool_result' && fileReadBy(calls.get(block.tool_use_id)) !== undefined) largest = Math.max(largest, count(toolResultText(block)));
-  }
-  return largest;
 }
 
 /** The answer as re-sent: protocol blocks the model wrote for Strata are removed; a tool_result in an answer becomes text. */

@@ -1,8 +1,8 @@
 import { contentTokens } from './blockTokens';
 import type { EngineState } from './engineState';
-import { arrivalLimits, noteWholeReads, sessionBase, sessionBudget, sessionLowWatermark } from './engineState';
+import { arrivalLimits, noteFileReads, sessionBase, sessionBudget, sessionLowWatermark } from './engineState';
 import type { LiveExchange, RenderLimits } from './liveExchange';
-import { largestFileRead, renderInput, renderOutput, wholeFileReads } from './liveExchange';
+import { fileReadsShown, renderInput, renderOutput } from './liveExchange';
 import type { ArchivedExchange, ArchiveStore } from './ports';
 import { relayer } from './relayer';
 import { toolCallsOf } from './toolOutput';
@@ -45,7 +45,8 @@ function foldRows(state: EngineState, rows: Array<[number, ArchivedExchange | un
   const newest = active[active.length - 1];
   if (!newest) return;
   state.historyTokens = active.reduce((sum, [, row]) => sum + (row?.tokens ?? 0), 0);
-  state.largestFileRead = largestArchivedRead(state, active);
+  // on a fresh state (a resume, or resetEngineState before a fold for a resend)
+  noteArchivedReads(state, active);
   const fits = workingMemory(state, active);
   // Folded or not decides the shape: once folded, working memory holds at most workingMemoryMax exchanges (budgetFit's rule).
   const live = fits.length === active.length ? fits : fits.slice(-state.settings.workingMemoryMax);
@@ -66,21 +67,13 @@ function foldRows(state: EngineState, rows: Array<[number, ArchivedExchange | un
   relayer(state, live.length);
 }
 
-/**
- * The largest file read in the archived exchanges' inputs (their calls are the previous answer's),
- * tokens; the large whole reads are noted on the way (`noteWholeReads`).
- */
-function largestArchivedRead(state: EngineState, active: Array<[number, ArchivedExchange | undefined]>): number {
+/** Notes the file reads of the archived exchanges' inputs (`noteFileReads`; their calls are the previous answer's). */
+function noteArchivedReads(state: EngineState, active: Array<[number, ArchivedExchange | undefined]>): void {
   const count = (text: string) => state.tokenizer.count(text);
-  let largest = 0;
   for (const [i, [, row]] of active.entries()) {
     const input = row?.full[0];
-    if (input?.role !== 'user') continue;
-    const calls = toolCallsOf(active[i - 1]?.[1]?.full[1]);
-    largest = Math.max(largest, largestFileRead(input, calls, count));
-    noteWholeReads(state, wholeFileReads(input, calls, count));
+    if (input?.role === 'user') noteFileReads(state, fileReadsShown(input, toolCallsOf(active[i - 1]?.[1]?.full[1]), count));
   }
-  return largest;
 }
 
 /**
