@@ -409,7 +409,7 @@ export class ChatController {
           this.pushFigures(contextFigures(opened.session.engine.settings, 'session'));
           const { profile } = opened.session;
           this.host.memory?.rememberModelWindow(this.modelSettings?.baseUrl ?? '', profile.id, { contextWindow: profile.contextWindow, maxOutputTokens: profile.maxOutputTokens });
-          this.host.logger.info(`session ${opened.session.sessionId} opened (${opened.session.profile.id}, ${opened.session.profile.contextWindow}-token window)`);
+          this.host.logger.info(`session ${opened.session.sessionId} opened (${profile.id}, ${profile.contextWindow}-token window)`);
           return opened;
         },
         (error: unknown) => {
